@@ -56,6 +56,8 @@ type Model struct {
 	Methods []*Method
 
 	byPointer map[string]*Type
+	docs      map[string]*doc
+	rootDoc   *doc
 }
 
 // TypeByPointer returns the named type defined at a JSON pointer such as
@@ -163,6 +165,11 @@ type Type struct {
 
 	// Recursive is true when the type reaches itself through its fields.
 	Recursive bool
+	// FallbackOf is the union this type is the fallback (unknown-tag) branch
+	// of, or nil.
+	FallbackOf *Type
+	// Unions lists the unions this type is a variant of (in Model.Types order).
+	Unions []*Type
 }
 
 // Field is one declared member of an object type.
@@ -204,6 +211,8 @@ type TypeRef struct {
 	Named    *Type    // RefNamed
 	Elem     *TypeRef // RefArray, RefMap
 	Nullable bool     // null is allowed besides the type
+	// Enum lists the allowed values of an anonymous string enum (RefString).
+	Enum []string
 }
 
 // Union describes a KindUnion type.
@@ -224,6 +233,14 @@ type Union struct {
 	FallbackIndex int
 	// Keyword is "oneOf" or "anyOf".
 	Keyword string
+	// Unknown names the variant every binding decodes an unknown tag into
+	// (ByTag only): the fallback branch's type when it is named, else
+	// union name + "Unknown". It holds the raw JSON and re-encodes it unchanged.
+	Unknown Names
+	// UnknownType is the named fallback type (nil when the fallback is
+	// inline or the union is closed). Emitters print it as the unknown
+	// variant, not as a plain object.
+	UnknownType *Type
 }
 
 // UnionBy says how a union picks its variant.

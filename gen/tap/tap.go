@@ -1,0 +1,571 @@
+// Package tap runs a JSON-RPC server command behind a transparent stdio
+// proxy: the client's bytes (the tap's stdin) go to the server's stdin and
+// the server's stdout goes to the tap's stdout, byte for byte, each chunk
+// written on as soon as it is read. Beside the traffic the tap writes an
+// exact interleaved capture (see gen/frame.CaptureWriter) and hands every
+// line of both directions to a Sink (the validator) on a goroutine of its
+// own, through a bounded queue, so that validation never delays forwarding.
+//
+// Ordering: each chunk is recorded (timestamp, copy, queued for the capture
+// and the validator) just before it is forwarded, under one lock shared by
+// both directions, so a request always reaches the capture and the
+// validator before the response it causes.
+//
+// Backpressure policy, per consumer:
+//   - Forwarding has none of its own: a slow reader on either side slows its
+//     writer exactly as a direct pipe would (the tap holds one chunk per
+//     direction).
+//   - The capture is exact, so it never drops: if the capture file cannot
+//     keep up with Config.CaptureQueueBytes of queued chunks, forwarding
+//     waits for it (local files are far faster than any stdio peer).
+//   - Validation may fall behind: when Config.QueueBytes of chunks are
+//     waiting, the tap stops validating both directions for the rest of the
+//     run (pairing and the stateful rules need both directions, so a
+//     one-sided continuation would report false findings), keeps forwarding
+//     and capturing every byte, counts the bytes it did not validate, and
+//     reports one warning, rule tap.validation-overflow. The Sink's Close
+//     then gets complete=false. `dshgen validate` on the capture gives the
+//     full verdict afterwards.
+package tap
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/dshgen/dshgen/gen/frame"
+)
+
+// Defaults for the zero values of Config's limits.
+const (
+	DefaultQueueBytes        = 32 << 20 // 32 MiB of chunks waiting for validation
+	DefaultCaptureQueueBytes = 32 << 20 // 32 MiB of chunks waiting for the capture file
+	DefaultMaxFrameBytes     = 64 << 20 // 64 MiB: longer lines are not handed to the Sink
+	DefaultDrainTimeout      = time.Second
+	readBufSize              = 64 << 10
+)
+
+// Rule ids of the tap's own notices.
+const (
+	RuleValidationOverflow = "tap.validation-overflow" // warning: validation stopped, see package doc
+	RuleFrameTooLarge      = "tap.frame-too-large"     // warning: a line over MaxFrameBytes was not validated
+	RuleCaptureError       = "tap.capture-error"       // error: writing the capture failed; it is incomplete
+	RuleClientGone         = "tap.client-gone"         // info: writing to the client failed (it closed its end)
+	RuleServerStdinClosed  = "tap.server-stdin-closed" // info: writing to the server's stdin failed
+	RuleDrainTimeout       = "tap.drain-timeout"       // warning: server exited, its stdout stayed open
+	RuleStdinError         = "tap.stdin-error"         // error: reading the tap's stdin failed
+	RuleSignal             = "tap.signal"              // info: a signal was forwarded to the server
+)
+
+// Config describes one tap run. Command is required; every other field has
+// a usable zero value.
+type Config struct {
+	// Command is the server's argv; Command[0] is looked up in PATH.
+	Command []string
+	// Env is the server's environment (nil: the tap's own); Dir its
+	// working directory ("" : the tap's).
+	Env []string
+	Dir string
+
+	// Stdin is the client's side, read and forwarded to the server (nil:
+	// no input, the server's stdin is closed at once). A read that blocks
+	// after the server has exited is abandoned: Run returns without
+	// waiting for it (the goroutine ends at the reader's next EOF/error).
+	Stdin io.Reader
+	// Stdout receives the server's stdout (nil: discarded). When a write
+	// fails (the client closed its end) the tap closes the server's stdout
+	// pipe, so the server sees EPIPE/SIGPIPE as it would without the tap.
+	// A caller passing os.Stdout should signal.Notify SIGPIPE, or the Go
+	// runtime kills the process on the first write to a closed pipe.
+	Stdout io.Writer
+	// Stderr is the server's stderr. An *os.File (the default, os.Stderr)
+	// is inherited as is: the tap never touches those bytes.
+	Stderr io.Writer
+
+	// Capture, when set, receives the interleaved capture
+	// (frame.CaptureWriter) from the first byte; CaptureMsDecimals is
+	// passed on as CaptureWriter.MsDecimals.
+	Capture           io.Writer
+	CaptureMsDecimals int
+	// CaptureQueueBytes bounds the chunks waiting for the capture writer
+	// (0: DefaultCaptureQueueBytes); forwarding waits when it is full.
+	CaptureQueueBytes int64
+
+	// Sink, when set, gets every line of both directions (validation).
+	Sink Sink
+	// QueueBytes bounds the chunks waiting for the Sink (0:
+	// DefaultQueueBytes); see the package doc for what happens when full.
+	QueueBytes int64
+	// MaxFrameBytes is the longest line handed to the Sink (0:
+	// DefaultMaxFrameBytes); longer ones are forwarded and captured but
+	// reported as oversized (OversizeSink, or rule tap.frame-too-large).
+	MaxFrameBytes int64
+
+	// Signals are forwarded to the server while it runs (the caller
+	// subscribes with signal.Notify; the tap never exits on a signal
+	// itself, it exits when the server does).
+	Signals <-chan os.Signal
+	// DrainTimeout is how long the server's stdout may stay idle after the
+	// server exited (a process it started may hold the pipe open) before
+	// the tap stops reading it (0: DefaultDrainTimeout).
+	DrainTimeout time.Duration
+
+	// Notify, when set, is called with each Notice as it happens; calls
+	// are serialized. Notices are also collected in Result.Notices.
+	Notify func(Notice)
+}
+
+// Notice is one message of the tap itself (not a validation finding).
+type Notice struct {
+	Severity string  // "error", "warning" or "info"
+	Rule     string  // one of the Rule* constants
+	Dir      string  // ClientToServer, ServerToClient or "" (both/none)
+	AtMs     float64 // milliseconds since the tap started
+	Message  string  // one line
+}
+
+// DirStats counts one direction's traffic.
+type DirStats struct {
+	Bytes     int64 // bytes read from the sending side (all of them are in the capture)
+	Lines     int64 // "\n" bytes among them
+	Forwarded int64 // bytes written to the receiving side
+	// EOF is true when the sending side ended its stream; false when the
+	// tap stopped reading first (server exited while the client held
+	// stdin open, client gone, drain timeout).
+	EOF bool
+	// Unvalidated is the number of bytes that were not handed to the Sink
+	// because validation overflowed (0 without an overflow or a Sink).
+	Unvalidated int64
+}
+
+// Result is the outcome of a run that started the server.
+type Result struct {
+	// ExitCode is the server's exit status, or 128+signal when a signal
+	// killed it (the shell convention).
+	ExitCode int
+	// Signal is the signal that killed the server, 0 if it exited.
+	Signal syscall.Signal
+	// ClientToServer and ServerToClient count the traffic.
+	ClientToServer, ServerToClient DirStats
+	// ValidationComplete is true when a Sink saw every frame.
+	ValidationComplete bool
+	// PeakQueueBytes is the largest amount of chunk data (plus 64 bytes per
+	// chunk) that waited for validation at once.
+	PeakQueueBytes int64
+	// Elapsed is the time from the start of the tap to the end of Run.
+	Elapsed time.Duration
+	// Notices are the tap's own messages, in order.
+	Notices []Notice
+}
+
+// Errors returned by Run before the server runs.
+var ErrNoCommand = errors.New("tap: no server command")
+
+type tapper struct {
+	cfg   Config
+	start time.Time
+
+	obsMu    sync.Mutex // orders observations of both directions
+	finished bool       // no more observations are recorded
+	ended    [2]bool
+	stats    [2]DirStats
+	capQ     *queue
+	valQ     *queue
+	valCut   bool
+
+	forwarded [2]atomic.Int64
+
+	noteMu  sync.Mutex
+	notices []Notice
+}
+
+func (t *tapper) since() time.Duration { return time.Since(t.start) }
+
+func (t *tapper) notice(sev, rule string, dir int, format string, args ...any) {
+	n := Notice{Severity: sev, Rule: rule, AtMs: msOf(t.since()), Message: fmt.Sprintf(format, args...)}
+	if dir >= 0 {
+		n.Dir = dirNames[dir]
+	}
+	t.noteMu.Lock()
+	defer t.noteMu.Unlock()
+	t.notices = append(t.notices, n)
+	if t.cfg.Notify != nil {
+		t.cfg.Notify(n)
+	}
+}
+
+// observe records one chunk of direction dir (data is copied). It returns
+// false once the tap has finished recording.
+func (t *tapper) observe(dir int, kind chunkKind, data []byte) bool {
+	t.obsMu.Lock()
+	defer t.obsMu.Unlock()
+	if t.finished || t.ended[dir] {
+		return false
+	}
+	c := chunk{dir: dir, kind: kind, at: t.since()}
+	if kind == kindData {
+		c.data = bytes.Clone(data)
+		t.stats[dir].Bytes += int64(len(data))
+		t.stats[dir].Lines += int64(bytes.Count(data, []byte{'\n'}))
+	} else {
+		t.ended[dir] = true
+		t.stats[dir].EOF = kind == kindEOF
+	}
+	if t.capQ != nil {
+		t.capQ.push(c)
+	}
+	if t.valQ != nil {
+		if t.valCut {
+			t.stats[dir].Unvalidated += int64(len(c.data))
+		} else if !t.valQ.tryPush(c) {
+			t.valCut = true
+			t.stats[dir].Unvalidated += int64(len(c.data))
+			t.notice("warning", RuleValidationOverflow, dir,
+				"validation fell %d bytes behind the traffic (C->S line %d, S->C line %d); validation stopped for both directions, forwarding and capture go on; validate the capture afterwards for the full verdict",
+				t.cfg.QueueBytes, t.stats[0].Lines+1, t.stats[1].Lines+1)
+		}
+	}
+	return true
+}
+
+// Run starts cfg.Command and proxies until the server has exited and its
+// stdout is drained. It returns an error only when the server could not be
+// started (the error from os/exec, e.g. exec.ErrNotFound) or Config is
+// invalid; everything after that is in Result (exit status, notices).
+// Canceling ctx kills the server (SIGKILL).
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if len(cfg.Command) == 0 {
+		return nil, ErrNoCommand
+	}
+	if cfg.QueueBytes <= 0 {
+		cfg.QueueBytes = DefaultQueueBytes
+	}
+	if cfg.CaptureQueueBytes <= 0 {
+		cfg.CaptureQueueBytes = DefaultCaptureQueueBytes
+	}
+	if cfg.MaxFrameBytes <= 0 {
+		cfg.MaxFrameBytes = DefaultMaxFrameBytes
+	}
+	if cfg.DrainTimeout <= 0 {
+		cfg.DrainTimeout = DefaultDrainTimeout
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = os.Stderr
+	}
+	if cfg.Stdout == nil {
+		cfg.Stdout = io.Discard
+	}
+	t := &tapper{cfg: cfg}
+
+	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
+	cmd.Env = cfg.Env
+	cmd.Dir = cfg.Dir
+	cmd.Stderr = cfg.Stderr
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	cmd.Stdin = inR
+	cmd.Stdout = outW
+
+	if cfg.Capture != nil {
+		t.capQ = newQueue(cfg.CaptureQueueBytes)
+	}
+	if cfg.Sink != nil {
+		t.valQ = newQueue(cfg.QueueBytes)
+	}
+	t.start = time.Now()
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, err
+	}
+
+	// Consumers.
+	var consumers sync.WaitGroup
+	if t.capQ != nil {
+		consumers.Add(1)
+		go func() { defer consumers.Done(); t.captureLoop() }()
+	}
+	if t.valQ != nil {
+		consumers.Add(1)
+		go func() { defer consumers.Done(); t.validateLoop() }()
+	}
+
+	// The server's exit.
+	var exited atomic.Bool
+	exitedCh := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		exited.Store(true)
+		// Its stdout may be held open by a process it started: stop reading
+		// after DrainTimeout without data (re-armed by every read below).
+		outR.SetReadDeadline(time.Now().Add(cfg.DrainTimeout))
+		close(exitedCh)
+	}()
+
+	// Signals and cancellation.
+	stopSignals := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stopSignals:
+				return
+			case <-exitedCh:
+				return
+			case <-ctx.Done():
+				cmd.Process.Kill()
+				return
+			case sig, ok := <-cfg.Signals:
+				if !ok {
+					cfg.Signals = nil
+					continue
+				}
+				t.notice("info", RuleSignal, -1, "%v forwarded to the server", sig)
+				cmd.Process.Signal(sig)
+			}
+		}
+	}()
+
+	// Client -> server.
+	go t.pumpClient(inW)
+	// Server -> client.
+	s2cDone := make(chan struct{})
+	go func() { defer close(s2cDone); t.pumpServer(outR, &exited) }()
+
+	<-exitedCh
+	<-s2cDone
+	close(stopSignals)
+
+	// Finish: the client's stream ends here if it has not ended by itself.
+	t.obsMu.Lock()
+	if !t.ended[0] {
+		c := chunk{dir: 0, kind: kindStop, at: t.since()}
+		t.ended[0] = true
+		if t.capQ != nil {
+			t.capQ.push(c)
+		}
+		if t.valQ != nil && !t.valCut && !t.valQ.tryPush(c) {
+			t.valCut = true // an overflow at the very end: only the end marker is lost
+		}
+	}
+	t.finished = true
+	t.obsMu.Unlock()
+	inW.Close()
+	outR.Close()
+	if t.capQ != nil {
+		t.capQ.close()
+	}
+	if t.valQ != nil {
+		t.valQ.close()
+	}
+	consumers.Wait()
+
+	res := &Result{ValidationComplete: t.valQ != nil && !t.valCut}
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	switch {
+	case ws.Signaled():
+		res.Signal = ws.Signal()
+		res.ExitCode = 128 + int(ws.Signal())
+	default:
+		res.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	t.obsMu.Lock()
+	res.ClientToServer, res.ServerToClient = t.stats[0], t.stats[1]
+	t.obsMu.Unlock()
+	res.ClientToServer.Forwarded = t.forwarded[0].Load()
+	res.ServerToClient.Forwarded = t.forwarded[1].Load()
+	if t.valQ != nil {
+		res.PeakQueueBytes = t.valQ.peak()
+	}
+	t.noteMu.Lock()
+	res.Notices = append([]Notice(nil), t.notices...)
+	t.noteMu.Unlock()
+	res.Elapsed = t.since()
+	return res, nil
+}
+
+// pumpClient forwards the client's bytes to the server's stdin (w) until
+// the client's EOF, then closes w. After a failed write (the server closed
+// its stdin or exited) it keeps reading and capturing the client's bytes,
+// so the client never blocks on a dead server.
+func (t *tapper) pumpClient(w *os.File) {
+	defer w.Close()
+	if t.cfg.Stdin == nil {
+		t.observe(0, kindEOF, nil)
+		return
+	}
+	buf := make([]byte, readBufSize)
+	ok := true
+	for {
+		n, err := t.cfg.Stdin.Read(buf)
+		if n > 0 {
+			if !t.observe(0, kindData, buf[:n]) {
+				return
+			}
+			if ok {
+				m, werr := w.Write(buf[:n])
+				t.forwarded[0].Add(int64(m))
+				if werr != nil {
+					ok = false
+					t.noticeIfRunning("info", RuleServerStdinClosed, 0, "writing to the server's stdin failed (%v); the client's further bytes are captured and dropped", werr)
+				}
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				t.observe(0, kindEOF, nil)
+			} else {
+				t.observe(0, kindStop, nil)
+				t.notice("error", RuleStdinError, 0, "reading stdin: %v", err)
+			}
+			return
+		}
+	}
+}
+
+// noticeIfRunning reports a notice unless the tap is already finishing.
+func (t *tapper) noticeIfRunning(sev, rule string, dir int, format string, args ...any) {
+	t.obsMu.Lock()
+	fin := t.finished
+	t.obsMu.Unlock()
+	if !fin {
+		t.notice(sev, rule, dir, format, args...)
+	}
+}
+
+// pumpServer forwards the server's stdout (r) to the client until EOF, a
+// failed write to the client, or DrainTimeout of silence after the server
+// exited.
+func (t *tapper) pumpServer(r *os.File, exited *atomic.Bool) {
+	buf := make([]byte, readBufSize)
+	ok := true
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			t.observe(1, kindData, buf[:n])
+			if ok {
+				m, werr := t.cfg.Stdout.Write(buf[:n])
+				t.forwarded[1].Add(int64(m))
+				if werr != nil {
+					ok = false
+					t.notice("info", RuleClientGone, 1, "writing to the client failed (%v); closed the server's stdout so that it sees the broken pipe itself", werr)
+					r.Close()
+				}
+			}
+			if exited.Load() {
+				r.SetReadDeadline(time.Now().Add(t.cfg.DrainTimeout))
+			}
+		}
+		if err != nil {
+			switch {
+			case errors.Is(err, io.EOF):
+				t.observe(1, kindEOF, nil)
+			case errors.Is(err, os.ErrDeadlineExceeded):
+				t.observe(1, kindStop, nil)
+				t.notice("warning", RuleDrainTimeout, 1, "the server exited but its stdout stayed open (held by a process it started?); stopped reading after %v without data", t.cfg.DrainTimeout)
+			default:
+				t.observe(1, kindStop, nil)
+			}
+			return
+		}
+	}
+}
+
+// captureLoop writes queued chunks to the capture, flushing after every
+// batch. After a write error it keeps draining (so forwarding never waits
+// on a dead capture) and reports once.
+func (t *tapper) captureLoop() {
+	cw := frame.NewCaptureWriter(t.cfg.Capture)
+	cw.MsDecimals = t.cfg.CaptureMsDecimals
+	var buf []chunk
+	failed := false
+	for {
+		items, done, _ := t.capQ.take(buf)
+		if !failed {
+			var err error
+			for _, c := range items {
+				switch c.kind {
+				case kindData:
+					err = cw.Write(dirNames[c.dir], c.at, c.data)
+				case kindEOF:
+					err = cw.EOF(dirNames[c.dir], c.at)
+				case kindStop:
+					err = cw.Fragment(dirNames[c.dir], c.at)
+				}
+				if err != nil {
+					break
+				}
+			}
+			if err == nil {
+				err = cw.Flush()
+			}
+			if err != nil {
+				failed = true
+				t.notice("error", RuleCaptureError, -1, "writing the capture: %v; the capture is incomplete", err)
+			}
+		}
+		clear(items)
+		buf = items
+		if done {
+			return
+		}
+	}
+}
+
+// validateLoop splits queued chunks into lines and hands them to the Sink.
+func (t *tapper) validateLoop() {
+	sink := t.cfg.Sink
+	over, _ := sink.(OversizeSink)
+	var sp [2]lineSplitter
+	var frameFn [2]func([]byte, bool)
+	var overFn [2]func(int64, bool)
+	var at time.Duration
+	for d := range sp {
+		sp[d] = lineSplitter{dir: dirNames[d], max: t.cfg.MaxFrameBytes}
+		frameFn[d] = func(line []byte, terminated bool) { sink.Frame(dirNames[d], line, terminated, msOf(at)) }
+		overFn[d] = func(size int64, terminated bool) {
+			if over != nil {
+				over.Oversize(dirNames[d], size, terminated, msOf(at))
+				return
+			}
+			t.notice("warning", RuleFrameTooLarge, d, "a line of %d bytes exceeds the %d-byte frame limit; forwarded and captured, not validated", size, t.cfg.MaxFrameBytes)
+		}
+	}
+	var buf []chunk
+	for {
+		items, done, cut := t.valQ.take(buf)
+		for _, c := range items {
+			at = c.at
+			switch c.kind {
+			case kindData:
+				sp[c.dir].feed(c.data, frameFn[c.dir], overFn[c.dir])
+			default:
+				sp[c.dir].end(frameFn[c.dir], overFn[c.dir])
+			}
+		}
+		clear(items)
+		buf = items
+		if done {
+			sink.Close(!cut)
+			return
+		}
+	}
+}
