@@ -626,6 +626,9 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 				continue
 			default:
 				suffix := b.js
+				if ts, _ := typeList(b.tn); len(ts) == 1 {
+					suffix = ts[0]
+				}
 				if c := b.tn.get("const"); c != nil && c.kind == nString {
 					suffix = c.str
 				}
@@ -747,6 +750,19 @@ func (l *loader) findTag(n *node, branches []binfo) string {
 		for k := range cands {
 			if !own[k] {
 				delete(cands, k)
+			}
+		}
+	}
+	// A discriminator tells branches apart: its values must differ.
+	for k := range cands {
+		vals := map[string]bool{}
+		for _, bi := range branches {
+			if c := bi.tn.get("properties").get(k).get("const"); c != nil {
+				if vals[c.str] {
+					delete(cands, k)
+					break
+				}
+				vals[c.str] = true
 			}
 		}
 	}

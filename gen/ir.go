@@ -54,6 +54,10 @@ type Model struct {
 	// Methods holds the x-methods catalogue, sorted by Name. Empty for a
 	// schema that only has $defs.
 	Methods []*Method
+	// ValidationOnly lists the pointers of $defs entries marked
+	// "x-validation-only": true — checked by the validator, not generated
+	// (for example a JSON-RPC envelope union told apart by "not" clauses).
+	ValidationOnly []string
 
 	byPointer map[string]*Type
 	docs      map[string]*doc

@@ -160,7 +160,12 @@ func LoadBytes(path string, raw []byte) (*Model, error) {
 	m.SHA256 = hex.EncodeToString(sum[:])
 	if defs := root.root.get("$defs"); defs != nil && defs.kind == nObject {
 		for _, k := range defs.keys {
-			l.typeAt(loc{root, "/$defs/" + escapePointerToken(k)})
+			at := loc{root, "/$defs/" + escapePointerToken(k)}
+			if v := defs.vals[k].get("x-validation-only"); v != nil && v.kind == nBool && v.b {
+				m.ValidationOnly = append(m.ValidationOnly, l.pointerOf(at))
+				continue
+			}
+			l.typeAt(at)
 		}
 	}
 	m.Methods = l.methods(loc{root, ""})
