@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"hash"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -183,7 +184,7 @@ func contains(list []string, s string) bool {
 }
 
 func TestTapServerKilledBySignal(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM, syscall.SIGSEGV} {
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM, syscall.SIGHUP} {
 		argv, env := helperCmd("kill-self", "TAP_SIGNAL="+itoa(int(sig)))
 		var out bytes.Buffer
 		res := runTap(t, Config{Command: argv, Env: env, Stdout: &out})
@@ -365,12 +366,13 @@ func TestTapDrainTimeout(t *testing.T) {
 func TestTapValidationOverflow(t *testing.T) {
 	const flood = 64 << 20
 	argv, env := helperCmd("flood", "TAP_FLOOD_BYTES="+itoa(flood))
-	h := sha256.New()
+	h := &timedWriter{w: sha256.New()}
 	var capture bytes.Buffer
 	sink := &recSink{delay: time.Millisecond}
 	start := time.Now()
-	res := runTap(t, Config{Command: argv, Env: env, Stdout: h, Sink: sink, QueueBytes: 1 << 20, Capture: &capture})
+	res := runTap(t, Config{Command: argv, Env: env, Stdout: h, Sink: sink, QueueBytes: 256 << 10, Capture: &capture})
 	elapsed := time.Since(start)
+	forwarding := h.last.Sub(start)
 	if res.ExitCode != 0 {
 		t.Fatalf("exit %d", res.ExitCode)
 	}
@@ -379,7 +381,7 @@ func TestTapValidationOverflow(t *testing.T) {
 		t.Errorf("forwarded %d of %d", s2c.Forwarded, s2c.Bytes)
 	}
 	streams, _ := parseCapture(t, capture.Bytes())
-	if hex.EncodeToString(h.Sum(nil)) != sha(streams[1]) || int64(len(streams[1])) != s2c.Bytes {
+	if hex.EncodeToString(h.w.(hash.Hash).Sum(nil)) != sha(streams[1]) || int64(len(streams[1])) != s2c.Bytes {
 		t.Errorf("capture and forwarded bytes differ")
 	}
 	if n := countRule(res, RuleValidationOverflow); n != 1 {
@@ -395,14 +397,27 @@ func TestTapValidationOverflow(t *testing.T) {
 	if !bytes.HasPrefix(streams[1], sink.streams[1]) {
 		t.Errorf("sink saw something else than a prefix")
 	}
-	if res.PeakQueueBytes > 1<<20+readBufSize+chunkOverhead {
+	if res.PeakQueueBytes > 256<<10+readBufSize+chunkOverhead {
 		t.Errorf("queue peak %d over its bound", res.PeakQueueBytes)
 	}
 	frames := flood / 137
-	t.Logf("flood of %d frames took %v; the sink (1 ms/frame) validated %d of them", frames, elapsed, sink.frames[1])
-	if elapsed > 60*time.Second {
-		t.Errorf("forwarding was slowed down by validation: %v", elapsed)
+	t.Logf("flood of %d frames forwarded in %v; the sink (1 ms/frame) validated %d of them, Run returned after %v (draining the validation queue)",
+		frames, forwarding, sink.frames[1], elapsed)
+	if forwarding > 5*time.Second {
+		t.Errorf("forwarding was slowed down by validation: %v", forwarding)
 	}
+}
+
+// timedWriter records the time of its last write.
+type timedWriter struct {
+	w    io.Writer
+	last time.Time
+}
+
+func (w *timedWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	w.last = time.Now()
+	return n, err
 }
 
 // TestTapOrdering checks that a response never reaches the Sink before the
