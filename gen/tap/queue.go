@@ -9,9 +9,9 @@ import (
 type chunkKind uint8
 
 const (
-	kindData  chunkKind = iota // bytes read in one direction
-	kindEOF                    // the direction's stream ended (read returned EOF)
-	kindStop                   // the tap stopped reading the direction without EOF
+	kindData chunkKind = iota // bytes read in one direction
+	kindEOF                   // the direction's stream ended (read returned EOF)
+	kindStop                  // the tap stopped reading the direction without EOF
 )
 
 // chunk is one observation, queued for the capture writer and the validator
