@@ -121,7 +121,7 @@ func WriteFiles(dir string, files []File, clean bool) error {
 	var stale []string
 	for root := range roots {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && !want[p] && !ignoredOutput(p) {
+			if err == nil && !d.IsDir() && !want[p] && !IgnoredOutput(p) {
 				stale = append(stale, p)
 			}
 			return nil
@@ -136,10 +136,10 @@ func WriteFiles(dir string, files []File, clean bool) error {
 	return nil
 }
 
-// ignoredOutput reports files under out/ that tools other than dshgen
+// IgnoredOutput reports files under out/ that tools other than dshgen
 // create (installed packages, caches, build output) and that generation
 // leaves alone.
-func ignoredOutput(p string) bool {
+func IgnoredOutput(p string) bool {
 	for _, part := range strings.Split(filepath.ToSlash(p), "/") {
 		switch part {
 		case "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "dist", "build", ".venv":

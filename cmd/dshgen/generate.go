@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/spf13/cobra"
+
+	"github.com/dshgen/dshgen/gen"
+	"github.com/dshgen/dshgen/gen/golang"
+	"github.com/dshgen/dshgen/schema"
+)
+
+// version is dshgen's version; release builds set it with -ldflags.
+var version = "0.1.0"
+
+// emitters are the target languages, by --lang name, in output order.
+var emitters = []struct {
+	lang string
+	emit func(*gen.Model, gen.Options) ([]gen.File, error)
+}{
+	{"go", golang.Emit},
+}
+
+// loadSchema loads the schema at path, or the shipped one when path is the
+// default and the file is not there (dshgen run outside the repository).
+func loadSchema(path string) (*gen.Model, error) {
+	if path == schema.Path {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return gen.LoadBytes(schema.FileName, schema.Bytes())
+		}
+	}
+	return gen.Load(path)
+}
+
+// generateAll runs the selected emitters and returns every file, sorted.
+func generateAll(m *gen.Model, langs []string, o gen.Options) ([]gen.File, error) {
+	want := map[string]bool{}
+	for _, l := range langs {
+		want[strings.TrimSpace(l)] = true
+	}
+	var files []gen.File
+	known := map[string]bool{}
+	for _, e := range emitters {
+		known[e.lang] = true
+		if !want[e.lang] && !want["all"] {
+			continue
+		}
+		fs, err := e.emit(m, o)
+		if err != nil {
+			return nil, fmt.Errorf("%s emitter: %w", e.lang, err)
+		}
+		files = append(files, fs...)
+	}
+	for l := range want {
+		if !known[l] && l != "all" {
+			return nil, fmt.Errorf("unknown --lang %q (known: %s)", l, strings.Join(langNames(), ", "))
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+func langNames() []string {
+	var out []string
+	for _, e := range emitters {
+		out = append(out, e.lang)
+	}
+	return out
+}
+
+func init() {
+	var schemaPath, outDir, pkg string
+	var langs []string
+	var check bool
+	cmd := &cobra.Command{
+		Use:   "generate",
+		Short: "Write the Go, Python and TypeScript bindings of a schema into the output directory",
+		Long: `generate loads the schema (default: the shipped protocol schema), builds the
+intermediate model and writes every selected language's bindings under --out.
+All files are written or none: a schema problem, or any emitter failing,
+leaves the output directory as it was.
+
+With --check nothing is written: the bindings are generated in memory and
+compared with the files under --out; drift prints a unified diff and the
+command that fixes it, and exits 1.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := loadSchema(schemaPath)
+			if err != nil {
+				return usageErr(err)
+			}
+			o := gen.Options{Package: pkg, Version: version}
+			files, err := generateAll(m, langs, o)
+			if err != nil {
+				return usageErr(err)
+			}
+			if check {
+				return checkDrift(cmd, outDir, files, schemaPath, langs)
+			}
+			if err := gen.WriteFiles(outDir, files, true); err != nil {
+				return usageErr(fmt.Errorf("writing %s: %w", outDir, err))
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "dshgen: wrote %d files under %s from %s (sha256 %s)\n", len(files), outDir, m.File, m.SHA256[:12])
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&schemaPath, "schema", schema.Path, "schema file (JSON Schema draft 2020-12 with x-methods)")
+	cmd.Flags().StringVar(&outDir, "out", "out", "output directory")
+	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name in every language")
+	cmd.Flags().StringSliceVar(&langs, "lang", []string{"all"}, "languages to generate: "+strings.Join(langNames(), ",")+" or all")
+	cmd.Flags().BoolVar(&check, "check", false, "do not write; exit 1 with a diff when the output directory is stale")
+	rootCmd.AddCommand(cmd)
+
+	rootCmd.Version = version
+	rootCmd.SetVersionTemplate("dshgen {{.Version}} (shipped schema " + schema.FileName + " sha256 " + schema.SHA256() + ")\n")
+}
+
+// checkDrift compares files with what is under dir and reports drift.
+func checkDrift(cmd *cobra.Command, dir string, files []gen.File, schemaPath string, langs []string) error {
+	out := cmd.OutOrStdout()
+	stale := 0
+	want := map[string]bool{}
+	roots := map[string]bool{}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		want[p] = true
+		roots[filepath.Join(dir, strings.SplitN(f.Path, "/", 2)[0])] = true
+		old, err := os.ReadFile(p)
+		if err != nil {
+			old = nil
+		}
+		if bytes.Equal(old, f.Data) {
+			continue
+		}
+		stale++
+		fmt.Fprint(out, udiff.Unified("a/"+filepath.ToSlash(p), "b/"+filepath.ToSlash(p), string(old), string(f.Data)))
+	}
+	var extra []string
+	for root := range roots {
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && !want[p] && !gen.IgnoredOutput(p) {
+				extra = append(extra, p)
+			}
+			return nil
+		})
+	}
+	sort.Strings(extra)
+	for _, p := range extra {
+		stale++
+		fmt.Fprintf(out, "stale file not generated from the schema: %s\n", p)
+	}
+	if stale == 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "dshgen: %s is fresh (%d files)\n", dir, len(files))
+		return nil
+	}
+	fix := "go run ./cmd/dshgen generate"
+	if schemaPath != schema.Path {
+		fix += " --schema " + schemaPath
+	}
+	if dir != "out" {
+		fix += " --out " + dir
+	}
+	if len(langs) != 1 || langs[0] != "all" {
+		fix += " --lang " + strings.Join(langs, ",")
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "dshgen: %d generated file(s) under %s are stale; to fix, run:\n  %s\n", stale, dir, fix)
+	return findings()
+}
