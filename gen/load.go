@@ -436,3 +436,20 @@ func defName(at loc) string {
 func isNamed(at loc, n *node) bool {
 	return isDefLoc(at) || (n != nil && n.kind == nObject && n.strOf("title") != "")
 }
+
+// Compile compiles the schema node at ptr (a pointer such as
+// "#/$defs/SessionEvent", or "" for the root) with the validation library
+// (draft 2020-12), with every file the model was loaded from registered and
+// nothing else reachable: no remote document is ever fetched.
+func (m *Model) Compile(ptr string) (*jsonschema.Schema, error) {
+	frag := strings.TrimPrefix(ptr, "#")
+	return newCompiler(m.docs).Compile(m.rootDoc.url + "#" + frag)
+}
+
+// Compiler returns a validation-library compiler with every file of the
+// model registered (for callers compiling many pointers with one compiler:
+// compile each with URL() + "#" + fragment).
+func (m *Model) Compiler() *jsonschema.Compiler { return newCompiler(m.docs) }
+
+// URL is the root document's URL as the validation library knows it.
+func (m *Model) URL() string { return m.rootDoc.url }
