@@ -105,8 +105,10 @@ func (q *queue) close() {
 
 // take waits for chunks and returns all of them (reusing buf's storage),
 // plus whether the queue is finished: closed or cut, with nothing left after
-// the returned chunks.
-func (q *queue) take(buf []chunk) (items []chunk, done, cut bool) {
+// the returned chunks. The returned chunks still count against the bound
+// until the consumer calls release with the returned cost, so that the
+// bound covers the batch being worked on too.
+func (q *queue) take(buf []chunk) (items []chunk, cost int64, done, cut bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for len(q.items) == 0 && !q.closed && !q.cut {
@@ -115,9 +117,18 @@ func (q *queue) take(buf []chunk) (items []chunk, done, cut bool) {
 	items = append(buf[:0], q.items...)
 	clear(q.items)
 	q.items = q.items[:0]
-	q.bytes = 0
+	for _, c := range items {
+		cost += q.cost(c)
+	}
+	return items, cost, q.closed || q.cut, q.cut
+}
+
+// release gives back the cost of a batch returned by take.
+func (q *queue) release(cost int64) {
+	q.mu.Lock()
+	q.bytes -= cost
 	q.cond.Broadcast()
-	return items, q.closed || q.cut, q.cut
+	q.mu.Unlock()
 }
 
 // peak returns the largest number of bytes that were queued at once.

@@ -134,16 +134,16 @@ type Notice struct {
 
 // DirStats counts one direction's traffic.
 type DirStats struct {
-	Bytes     int64 // bytes read from the sending side (all of them are in the capture)
-	Lines     int64 // "\n" bytes among them
-	Forwarded int64 // bytes written to the receiving side
+	Bytes     int64 `json:"bytes"`     // bytes read from the sending side (all of them are in the capture)
+	Lines     int64 `json:"lines"`     // "\n" bytes among them
+	Forwarded int64 `json:"forwarded"` // bytes written to the receiving side
 	// EOF is true when the sending side ended its stream; false when the
 	// tap stopped reading first (server exited while the client held
 	// stdin open, client gone, drain timeout).
-	EOF bool
+	EOF bool `json:"eof"`
 	// Unvalidated is the number of bytes that were not handed to the Sink
 	// because validation overflowed (0 without an overflow or a Sink).
-	Unvalidated int64
+	Unvalidated int64 `json:"unvalidated"`
 }
 
 // Result is the outcome of a run that started the server.
@@ -498,7 +498,7 @@ func (t *tapper) captureLoop() {
 	var buf []chunk
 	failed := false
 	for {
-		items, done, _ := t.capQ.take(buf)
+		items, cost, done, _ := t.capQ.take(buf)
 		if !failed {
 			var err error
 			for _, c := range items {
@@ -524,6 +524,7 @@ func (t *tapper) captureLoop() {
 		}
 		clear(items)
 		buf = items
+		t.capQ.release(cost)
 		if done {
 			return
 		}
@@ -551,7 +552,7 @@ func (t *tapper) validateLoop() {
 	}
 	var buf []chunk
 	for {
-		items, done, cut := t.valQ.take(buf)
+		items, cost, done, cut := t.valQ.take(buf)
 		for _, c := range items {
 			at = c.at
 			switch c.kind {
@@ -563,6 +564,7 @@ func (t *tapper) validateLoop() {
 		}
 		clear(items)
 		buf = items
+		t.valQ.release(cost)
 		if done {
 			sink.Close(!cut)
 			return

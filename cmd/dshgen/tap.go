@@ -1,0 +1,270 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshgen/dshgen/gen/tap"
+)
+
+// tapFlags are the flags of `dshgen tap`.
+type tapFlags struct {
+	capture       string
+	captureMsDec  int
+	report        string
+	format        string
+	noValidate    bool
+	failOn        string
+	queueBytes    int64
+	maxFrameBytes int64
+	drainTimeout  time.Duration
+	schema        string
+}
+
+var tapOpts tapFlags
+
+var tapCmd = &cobra.Command{
+	Use:   "tap [flags] -- CMD [ARGS...]",
+	Short: "Run CMD as the server behind a transparent stdio proxy that validates and captures every frame",
+	Long: `tap starts CMD as a JSON-RPC server and sits between it and the client on
+its own stdio: the tap's stdin goes to CMD's stdin and CMD's stdout to the
+tap's stdout, byte for byte and at once; CMD's stderr is inherited untouched.
+Every line of both directions is validated beside the traffic (never in its
+way) and, with --capture, written to an interleaved capture that
+'dshgen validate' reads back. The tap's own output (findings, notices, the
+summary) goes to stderr or --report, never to stdout.
+
+The tap exits with CMD's exit status (128+N when signal N killed it).
+SIGINT, SIGTERM and SIGHUP are forwarded to CMD; EOF on stdin closes CMD's
+stdin; once CMD has exited and its stdout is drained the tap exits, even if
+the client still holds stdin open.`,
+	Example: `  dshgen tap --capture run.log -- node server.js
+  DSH_SERVER_CMD='dshgen tap --capture /tmp/$DSH_SCENARIO.log --report /tmp/$DSH_SCENARIO.report -- ../shared/real-runtime/start-runtime.sh'`,
+	Args:                  cobra.ArbitraryArgs,
+	DisableFlagsInUseLine: true,
+	RunE:                  runTap,
+}
+
+func init() {
+	f := tapCmd.Flags()
+	// Flags end at the first argument that is not a flag (or at "--"), so
+	// CMD's own flags are never parsed as the tap's.
+	f.SetInterspersed(false)
+	f.StringVar(&tapOpts.capture, "capture", "", "write the interleaved capture (DIR<TAB>ms<TAB>raw line) to `FILE`, from the first byte")
+	f.IntVar(&tapOpts.captureMsDec, "capture-ms-decimals", 0, "decimals after the milliseconds in the capture (0: integers, as in the real-capture fixtures)")
+	f.StringVar(&tapOpts.report, "report", "", "write findings, notices and the summary to `FILE` instead of stderr")
+	f.StringVar(&tapOpts.format, "format", "text", "report format: text or json (one JSON object per line)")
+	f.BoolVar(&tapOpts.noValidate, "no-validate", false, "only forward (and capture); do not validate")
+	f.StringVar(&tapOpts.failOn, "fail-on", "none", "exit 1 when CMD exited 0 but validation found: error, warning (or worse), none")
+	f.Int64Var(&tapOpts.queueBytes, "queue-bytes", tap.DefaultQueueBytes, "bytes of traffic that may wait for validation before validation stops (see the overflow policy)")
+	f.Int64Var(&tapOpts.maxFrameBytes, "max-frame-bytes", tap.DefaultMaxFrameBytes, "longest line that is validated; longer ones are forwarded and captured, and reported")
+	f.DurationVar(&tapOpts.drainTimeout, "drain-timeout", tap.DefaultDrainTimeout, "after CMD exited, stop reading its stdout after this long without data (a process it started may hold it open)")
+	f.StringVar(&tapOpts.schema, "schema", "", "protocol schema `FILE` (default: the shipped schema)")
+	rootCmd.AddCommand(tapCmd)
+}
+
+func runTap(cmd *cobra.Command, args []string) error {
+	o := tapOpts
+	if len(args) == 0 {
+		return usageErr(errors.New("tap: no server command (usage: dshgen tap [flags] -- CMD [ARGS...])"))
+	}
+	switch o.format {
+	case "text", "json":
+	default:
+		return usageErr(fmt.Errorf("tap: --format %q: want text or json", o.format))
+	}
+	switch o.failOn {
+	case "none", "error", "warning":
+	default:
+		return usageErr(fmt.Errorf("tap: --fail-on %q: want error, warning or none", o.failOn))
+	}
+	if o.queueBytes <= 0 || o.maxFrameBytes <= 0 || o.drainTimeout <= 0 || o.captureMsDec < 0 || o.captureMsDec > 6 {
+		return usageErr(errors.New("tap: --queue-bytes, --max-frame-bytes and --drain-timeout must be positive, --capture-ms-decimals 0..6"))
+	}
+
+	var reportW io.Writer = os.Stderr
+	if o.report != "" {
+		f, err := os.Create(o.report)
+		if err != nil {
+			return usageErr(fmt.Errorf("tap: --report: %w", err))
+		}
+		defer f.Close()
+		reportW = f
+	}
+	rep := &tapReporter{w: reportW, json: o.format == "json"}
+
+	cfg := tap.Config{
+		Command:           args,
+		Stdin:             os.Stdin,
+		Stdout:            os.Stdout,
+		Stderr:            os.Stderr,
+		CaptureMsDecimals: o.captureMsDec,
+		QueueBytes:        o.queueBytes,
+		MaxFrameBytes:     o.maxFrameBytes,
+		DrainTimeout:      o.drainTimeout,
+		Notify:            rep.notice,
+	}
+	if o.capture != "" {
+		f, err := os.Create(o.capture)
+		if err != nil {
+			return usageErr(fmt.Errorf("tap: --capture: %w", err))
+		}
+		defer f.Close()
+		cfg.Capture = f
+	}
+	var checker tapChecker
+	if !o.noValidate {
+		c, err := newTapChecker(o.schema, o.maxFrameBytes, rep)
+		if err != nil {
+			return usageErr(fmt.Errorf("tap: %w", err))
+		}
+		checker = c
+		cfg.Sink = c
+	}
+
+	// Signals for the server; SIGPIPE subscribed so that a client that
+	// closes its end makes writes to stdout fail instead of killing the tap.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	defer signal.Stop(pipes)
+	cfg.Signals = sigs
+
+	res, err := tap.Run(context.Background(), cfg)
+	if err != nil {
+		code := 127 // the shell's "command not found"
+		if !errors.Is(err, exec.ErrNotFound) && !errors.Is(err, os.ErrNotExist) {
+			code = 126 // found but could not be run
+		}
+		return &exitError{Code: code, Err: fmt.Errorf("tap: starting %s: %w", args[0], err)}
+	}
+	errs, warns := 0, 0
+	if checker != nil {
+		errs, warns = checker.Counts()
+	}
+	rep.summary(res, checker != nil, errs, warns)
+	code := res.ExitCode
+	if code == 0 {
+		switch {
+		case o.failOn == "error" && errs > 0, o.failOn == "warning" && errs+warns > 0:
+			code = exitFindings
+		}
+	}
+	if code != 0 {
+		return &exitError{Code: code}
+	}
+	return nil
+}
+
+// tapChecker is the validation side of the tap: a tap.Sink that reports
+// its findings as they happen and counts them.
+type tapChecker interface {
+	tap.Sink
+	// Counts returns the errors and warnings found so far (the tap's own
+	// notices not included).
+	Counts() (errors, warnings int)
+}
+
+// tapReporter writes the tap's report lines; safe for concurrent use.
+type tapReporter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	json bool
+}
+
+// line writes one report line as is.
+func (r *tapReporter) line(s string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	io.WriteString(r.w, s)
+}
+
+func (r *tapReporter) notice(n tap.Notice) {
+	if r.json {
+		b, _ := json.Marshal(struct {
+			Kind     string  `json:"kind"`
+			Rule     string  `json:"rule"`
+			Severity string  `json:"severity"`
+			Dir      string  `json:"direction,omitempty"`
+			AtMs     float64 `json:"atMs"`
+			Message  string  `json:"message"`
+		}{"tap", n.Rule, n.Severity, n.Dir, n.AtMs, n.Message})
+		r.line(string(b) + "\n")
+		return
+	}
+	where := ""
+	if n.Dir != "" {
+		where = " " + n.Dir
+	}
+	r.line(fmt.Sprintf("dshgen tap: %s %s [%.1f ms%s]: %s\n", n.Severity, n.Rule, n.AtMs, where, n.Message))
+}
+
+func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) {
+	exit := fmt.Sprintf("exit %d", res.ExitCode)
+	if res.Signal != 0 {
+		exit = fmt.Sprintf("killed by signal %d, %v (exit %d)", int(res.Signal), res.Signal, res.ExitCode)
+	}
+	val := "validation off"
+	switch {
+	case validated && res.ValidationComplete:
+		val = fmt.Sprintf("validation: %d errors, %d warnings", errs, warns)
+	case validated:
+		val = fmt.Sprintf("validation INCOMPLETE (overflow, %d+%d bytes not validated): %d errors, %d warnings",
+			res.ClientToServer.Unvalidated, res.ServerToClient.Unvalidated, errs, warns)
+	}
+	if r.json {
+		b, _ := json.Marshal(struct {
+			Kind               string       `json:"kind"`
+			ExitCode           int          `json:"exitCode"`
+			Signal             int          `json:"signal,omitempty"`
+			ElapsedMs          float64      `json:"elapsedMs"`
+			ClientToServer     tap.DirStats `json:"clientToServer"`
+			ServerToClient     tap.DirStats `json:"serverToClient"`
+			Validated          bool         `json:"validated"`
+			ValidationComplete bool         `json:"validationComplete"`
+			Errors             int          `json:"errors"`
+			Warnings           int          `json:"warnings"`
+		}{"summary", res.ExitCode, int(res.Signal), float64(res.Elapsed) / 1e6, res.ClientToServer, res.ServerToClient,
+			validated, res.ValidationComplete, errs, warns})
+		r.line(string(b) + "\n")
+		return
+	}
+	r.line(fmt.Sprintf("dshgen tap: C->S %d lines (%d bytes), S->C %d lines (%d bytes); %s; server %s after %s\n",
+		res.ClientToServer.Lines, res.ClientToServer.Bytes, res.ServerToClient.Lines, res.ServerToClient.Bytes,
+		val, exit, res.Elapsed.Round(time.Millisecond)))
+}
+
+// newTapChecker returns the validator for the tap.
+//
+// TODO(issue 6): wire gen/validate's streaming API here once it lands; until
+// then frames are only counted.
+func newTapChecker(schemaPath string, maxFrame int64, rep *tapReporter) (tapChecker, error) {
+	return &countingChecker{}, nil
+}
+
+// countingChecker counts frames and finds nothing.
+type countingChecker struct {
+	mu     sync.Mutex
+	frames int
+}
+
+func (c *countingChecker) Frame(dir string, line []byte, terminated bool, atMs float64) {
+	c.mu.Lock()
+	c.frames++
+	c.mu.Unlock()
+}
+func (c *countingChecker) Close(complete bool) {}
+func (c *countingChecker) Counts() (int, int)  { return 0, 0 }

@@ -1,0 +1,395 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dshgen/dshgen/gen/tap/taptest"
+)
+
+// dshgenBin is the dshgen binary built once for this test run by TestMain
+// (tests run it as a subprocess). Other tests of this package may use it.
+var dshgenBin string
+
+// TestMain builds dshgen once into a temp dir; when started as a helper
+// server by a tap test (taptest.HelperEnv set) it runs that instead.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(taptest.HelperEnv); mode != "" {
+		os.Exit(taptest.HelperMain(mode))
+	}
+	dir, err := os.MkdirTemp("", "dshgen-test-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	dshgenBin = filepath.Join(dir, "dshgen")
+	build := exec.Command("go", "build", "-o", dshgenBin, ".")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building dshgen:", err)
+		os.RemoveAll(dir)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// tapRun is one `dshgen tap` subprocess with its stdio in the test's hands.
+type tapRun struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	stderr bytes.Buffer
+}
+
+func startTap(t *testing.T, env []string, args ...string) *tapRun {
+	t.Helper()
+	r := &tapRun{cmd: exec.Command(dshgenBin, append([]string{"tap"}, args...)...)}
+	r.cmd.Env = env
+	r.cmd.Stderr = &r.stderr
+	var err error
+	if r.stdin, err = r.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if r.stdout, err = r.cmd.StdoutPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if r.cmd.ProcessState == nil {
+			r.cmd.Process.Kill()
+			r.cmd.Wait()
+		}
+	})
+	return r
+}
+
+// wait waits for the tap (bounded) and returns its exit status; the tap
+// itself must never die of a signal.
+func (r *tapRun) wait(t *testing.T, limit time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- r.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		r.cmd.Process.Kill()
+		<-done
+		t.Fatalf("tap did not exit within %v; stderr:\n%s", limit, r.stderr.String())
+	}
+	ws := r.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		t.Fatalf("the tap itself died of %v; stderr:\n%s", ws.Signal(), r.stderr.String())
+	}
+	return ws.ExitStatus()
+}
+
+func helperArgs(mode string, env ...string) (argv, environ []string) {
+	return taptest.HelperCmd(mode, env...)
+}
+
+func TestTapCLITransparency(t *testing.T) {
+	for _, tc := range []struct {
+		seed                   uint64
+		clientHuge, serverHuge bool
+	}{{1, false, false}, {2, true, false}, {3, false, true}, {4, true, true}} {
+		client := taptest.RandomStream(tc.seed, 30, tc.clientHuge)
+		serverSeed := tc.seed + 1000
+		server := taptest.RandomStream(serverSeed, 30, tc.serverHuge)
+		dir := t.TempDir()
+		shaFile := filepath.Join(dir, "sha")
+		capFile := filepath.Join(dir, "capture.log")
+		huge := "TAP_HUGE=0"
+		if tc.serverHuge {
+			huge = "TAP_HUGE=1"
+		}
+		argv, env := helperArgs("sha-and-emit", "TAP_SHA_FILE="+shaFile, "TAP_SEED="+strconv.FormatUint(serverSeed, 10), "TAP_LINES=30", huge)
+		r := startTap(t, env, append([]string{"--capture", capFile, "--"}, argv...)...)
+		go func() {
+			taptest.WriteChunked(r.stdin, client, tc.seed)
+			r.stdin.Close()
+		}()
+		h := sha256.New()
+		n, _ := io.Copy(h, r.stdout)
+		if code := r.wait(t, time.Minute); code != 0 {
+			t.Fatalf("seed %d: exit %d\n%s", tc.seed, code, r.stderr.String())
+		}
+		if got, want := hex.EncodeToString(h.Sum(nil)), taptest.SHA256(server); got != want {
+			t.Errorf("seed %d: stdout %d bytes sha %s, server wrote %d bytes sha %s", tc.seed, n, got, len(server), want)
+		}
+		got, _ := os.ReadFile(shaFile)
+		if want := taptest.SHA256(client) + " " + strconv.Itoa(len(client)); string(got) != want {
+			t.Errorf("seed %d: server received %s, client sent %s", tc.seed, got, want)
+		}
+		capture, _ := os.ReadFile(capFile)
+		streams, tags, err := taptest.ParseCapture(capture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(streams[0], client) || !bytes.Equal(streams[1], server) {
+			t.Errorf("seed %d: the capture does not parse back to the two streams", tc.seed)
+		}
+		if tags[len(tags)-1] != "C->S(EOF)" && tags[len(tags)-1] != "S->C(EOF)" {
+			t.Errorf("seed %d: capture ends with %q", tc.seed, tags[len(tags)-1])
+		}
+		if !strings.Contains(r.stderr.String(), "dshgen tap: C->S 30 lines") {
+			t.Errorf("seed %d: no summary on stderr:\n%s", tc.seed, r.stderr.String())
+		}
+	}
+}
+
+func TestTapCLIExitStatus(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		env  []string
+		want int
+	}{
+		{"kill-self", []string{"TAP_SIGNAL=9"}, 137},
+		{"kill-self", []string{"TAP_SIGNAL=15"}, 143},
+		{"never-read", []string{"TAP_SLEEP_MS=10"}, 3},
+		{"sha-and-emit", []string{"TAP_SHA_FILE=/dev/null", "TAP_LINES=3", "TAP_EXIT=42"}, 42},
+	} {
+		argv, env := helperArgs(tc.mode, tc.env...)
+		r := startTap(t, env, append([]string{"--no-validate", "--"}, argv...)...)
+		r.stdin.Close()
+		io.Copy(io.Discard, r.stdout)
+		if code := r.wait(t, 30*time.Second); code != tc.want {
+			t.Errorf("%s %v: exit %d, want %d\n%s", tc.mode, tc.env, code, tc.want, r.stderr.String())
+		}
+	}
+}
+
+func TestTapCLIForwardsSignals(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		trap string
+		want int
+	}{
+		{syscall.SIGTERM, "0", 143},
+		{syscall.SIGINT, "0", 130},
+		{syscall.SIGTERM, "1", 7},
+	} {
+		argv, env := helperArgs("wait-signal", "TAP_TRAP="+tc.trap)
+		r := startTap(t, env, append([]string{"--"}, argv...)...)
+		line, err := bufio.NewReader(r.stdout).ReadString('\n')
+		if err != nil || line != "ready\n" {
+			t.Fatalf("helper: %q %v", line, err)
+		}
+		r.cmd.Process.Signal(tc.sig)
+		if code := r.wait(t, 20*time.Second); code != tc.want {
+			t.Errorf("%v trap=%s: exit %d, want %d\n%s", tc.sig, tc.trap, code, tc.want, r.stderr.String())
+		}
+		if !strings.Contains(r.stderr.String(), "tap.signal") {
+			t.Errorf("no signal notice:\n%s", r.stderr.String())
+		}
+	}
+}
+
+// TestTapCLIStdinHeldOpen: the server exits while the client keeps stdin
+// open; the tap must exit at once.
+func TestTapCLIStdinHeldOpen(t *testing.T) {
+	argv, env := helperArgs("never-read", "TAP_SLEEP_MS=100")
+	r := startTap(t, env, append([]string{"--"}, argv...)...)
+	defer r.stdin.Close()
+	r.stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize"}` + "\n"))
+	start := time.Now()
+	out, _ := io.ReadAll(r.stdout)
+	if code := r.wait(t, 5*time.Second); code != 3 || string(out) != "bye\n" {
+		t.Errorf("exit %d, out %q", code, out)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("exit took %v", d)
+	}
+}
+
+// TestTapCLIServerNeverReads: the client writes far more than a pipe holds
+// to a server that never reads, then keeps stdin open; the server exits.
+func TestTapCLIServerNeverReads(t *testing.T) {
+	argv, env := helperArgs("never-read", "TAP_SLEEP_MS=300")
+	r := startTap(t, env, append([]string{"--"}, argv...)...)
+	go func() {
+		chunk := bytes.Repeat([]byte("x"), 1<<20)
+		for i := 0; i < 64; i++ {
+			if _, err := r.stdin.Write(chunk); err != nil {
+				return
+			}
+		}
+	}()
+	out, _ := io.ReadAll(r.stdout)
+	if code := r.wait(t, 10*time.Second); code != 3 || string(out) != "bye\n" {
+		t.Errorf("exit %d, out %q\n%s", code, out, r.stderr.String())
+	}
+}
+
+// TestTapCLIClientClosesEarly: the client reads 1 MiB of a flood and closes
+// its end; the server sees the broken pipe (the Go helper dies of SIGPIPE,
+// as it would without the tap) and the tap exits with that status instead
+// of dying itself.
+func TestTapCLIClientClosesEarly(t *testing.T) {
+	argv, env := helperArgs("flood", "TAP_FLOOD_BYTES="+strconv.Itoa(4<<30))
+	r := startTap(t, env, append([]string{"--"}, argv...)...)
+	io.CopyN(io.Discard, r.stdout, 1<<20)
+	r.stdout.Close()
+	r.stdin.Close()
+	if code := r.wait(t, 30*time.Second); code != 128+int(syscall.SIGPIPE) {
+		t.Errorf("exit %d, want %d\n%s", code, 128+int(syscall.SIGPIPE), r.stderr.String())
+	}
+	if !strings.Contains(r.stderr.String(), "tap.client-gone") {
+		t.Errorf("no client-gone notice:\n%s", r.stderr.String())
+	}
+}
+
+// TestTapCLIFloodSlowReader: a server floods 256 MiB while the client
+// reads slowly; everything arrives, the run ends cleanly and the tap's
+// peak RSS stays bounded.
+func TestTapCLIFloodSlowReader(t *testing.T) {
+	const flood = 256 << 20
+	argv, env := helperArgs("flood", "TAP_FLOOD_BYTES="+strconv.Itoa(flood))
+	capFile := filepath.Join(t.TempDir(), "capture.log")
+	r := startTap(t, env, append([]string{"--capture", capFile, "--"}, argv...)...)
+	r.stdin.Close()
+	buf := make([]byte, 256<<10)
+	var n int64
+	for i := 0; ; i++ {
+		k, err := r.stdout.Read(buf)
+		n += int64(k)
+		if err != nil {
+			break
+		}
+		if i%64 == 0 {
+			time.Sleep(5 * time.Millisecond) // a slow client
+		}
+	}
+	if code := r.wait(t, 2*time.Minute); code != 0 {
+		t.Fatalf("exit %d\n%s", code, r.stderr.String())
+	}
+	if n < flood {
+		t.Errorf("read %d bytes of %d", n, flood)
+	}
+	rss := r.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
+	t.Logf("flood of %d MiB through the tap (validation and capture on): peak RSS %d MiB", flood>>20, rss>>10)
+	if rss > 100<<10 {
+		t.Errorf("peak RSS %d MiB", rss>>10)
+	}
+	if fi, err := os.Stat(capFile); err != nil || fi.Size() < flood {
+		t.Errorf("capture: %v %v", fi, err)
+	}
+}
+
+// TestTapCLICases14And15 runs each case file through `cat FILE` as the
+// server; the bytes arrive unchanged (long lines, split UTF-8, CRLF, BOM,
+// blank lines, no final newline).
+func TestTapCLICases14And15(t *testing.T) {
+	for _, f := range tapCaseFiles(t) {
+		want, _ := os.ReadFile(f)
+		capFile := filepath.Join(t.TempDir(), "capture.log")
+		r := startTap(t, os.Environ(), "--capture", capFile, "--", "cat", f)
+		r.stdin.Close()
+		got, _ := io.ReadAll(r.stdout)
+		if code := r.wait(t, 30*time.Second); code != 0 {
+			t.Errorf("%s: exit %d\n%s", f, code, r.stderr.String())
+		}
+		if taptest.SHA256(got) != taptest.SHA256(want) {
+			t.Errorf("%s: sha256 %s, file %s", filepath.Base(f), taptest.SHA256(got), taptest.SHA256(want))
+		}
+		capture, _ := os.ReadFile(capFile)
+		streams, _, err := taptest.ParseCapture(capture)
+		if err != nil || !bytes.Equal(streams[1], want) {
+			t.Errorf("%s: capture does not parse back (%v)", filepath.Base(f), err)
+		}
+	}
+}
+
+func tapCaseFiles(t *testing.T) []string {
+	t.Helper()
+	cases := filepath.Join("..", "..", "..", "shared", "cases")
+	if _, err := os.Stat(cases); err != nil {
+		t.Skip("../shared/cases not present")
+	}
+	files, _ := filepath.Glob(filepath.Join(cases, "15-crlf-bom-final-newline", "*.jsonl"))
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Log("python3 not found: case 14 skipped")
+		return files
+	}
+	dir := t.TempDir()
+	mk, _ := filepath.Abs(filepath.Join(cases, "14-long-frame-lines", "make.py"))
+	cmd := exec.Command(py, mk)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("case 14 make.py: %v\n%s", err, out)
+	}
+	f := filepath.Join(dir, "frames.jsonl")
+	b, _ := os.ReadFile(f)
+	if taptest.SHA256(b) != "fbffe200ceebafd212ca98f2127f8cbc327e49bfff183281a7468ce3b70a14ab" {
+		t.Fatalf("case 14 frames.jsonl: sha %s", taptest.SHA256(b))
+	}
+	return append(files, f)
+}
+
+// TestTapCLIReportStaysOffStdout: with --report the tap writes nothing but
+// the server's bytes to stdout and nothing of its own to stderr.
+func TestTapCLIReportStaysOffStdout(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report.json")
+	in := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}\nnot json\n"
+	for _, format := range []string{"text", "json"} {
+		r := startTap(t, os.Environ(), "--report", report, "--format", format, "--", "cat")
+		io.WriteString(r.stdin, in)
+		r.stdin.Close()
+		out, _ := io.ReadAll(r.stdout)
+		if code := r.wait(t, 10*time.Second); code != 0 || string(out) != in || r.stderr.Len() != 0 {
+			t.Errorf("%s: exit %d, out %q, stderr %q", format, code, out, r.stderr.String())
+		}
+		rep, _ := os.ReadFile(report)
+		if format == "json" && !bytes.Contains(rep, []byte(`"kind":"summary"`)) || format == "text" && !bytes.Contains(rep, []byte("C->S 2 lines")) {
+			t.Errorf("%s report:\n%s", format, rep)
+		}
+	}
+}
+
+func TestTapCLIUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{nil, 2},
+		{[]string{"--"}, 2},
+		{[]string{"--format", "xml", "--", "true"}, 2},
+		{[]string{"--fail-on", "maybe", "--", "true"}, 2},
+		{[]string{"--", "/nonexistent/server"}, 127},
+		{[]string{"--", "true"}, 0},
+		{[]string{"--", "false"}, 1},
+		{[]string{"sh", "-c", "exit 5"}, 5}, // no "--": flags end at the command
+	} {
+		cmd := exec.Command(dshgenBin, append([]string{"tap"}, tc.args...)...)
+		cmd.Stdin = strings.NewReader("")
+		out, _ := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != tc.want {
+			t.Errorf("tap %v: exit %d, want %d\n%s", tc.args, code, tc.want, out)
+		}
+	}
+}
+
+// runCtx is a bounded context for a test.
+func runCtx(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
