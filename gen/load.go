@@ -33,8 +33,8 @@ func (p Problem) String() string {
 	if p.Line > 0 {
 		fmt.Fprintf(&b, ":%d", p.Line)
 	}
-	if p.Pointer != "" || p.Line > 0 {
-		fmt.Fprintf(&b, ": %s", pointerText(p.Pointer))
+	if p.Pointer != "" {
+		fmt.Fprintf(&b, ": %s", p.Pointer)
 	}
 	fmt.Fprintf(&b, ": %s", p.Msg)
 	if p.Hint != "" {
@@ -43,6 +43,7 @@ func (p Problem) String() string {
 	return b.String()
 }
 
+// pointerText renders a pointer for messages ("(root)" for the document).
 func pointerText(p string) string {
 	if p == "" {
 		return "(root)"

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runDshgen runs the built binary in dir and returns its exit code, stdout
+// and stderr.
+func runDshgen(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(dshgenBin, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errb.String()
+}
+
+// treeHash hashes every path and file under dir, so a test can tell that
+// nothing at all changed (no file written, none left behind).
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		h.Write([]byte(rel + "\x00"))
+		if !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			h.Write(b)
+		}
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func repoRoot(t *testing.T) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Clean(filepath.Join(wd, "..", ".."))
+}
+
+// TestGenerateBadSchemas: each broken schema exits 2 with the file, line
+// and JSON pointer of the problem, and the output directory is untouched.
+func TestGenerateBadSchemas(t *testing.T) {
+	root := repoRoot(t)
+	cases := []struct {
+		file string
+		want []string
+	}{
+		{"bad-json.json", []string{"bad-json.json:4:", "invalid JSON"}},
+		{"unresolvable-ref.json", []string{":4: /$defs/A/properties/b/$ref:", `"#/$defs/Missing" does not resolve`}},
+		{"remote-ref.json", []string{"/$defs/A/properties/b/$ref", "remote $ref", "refused", "never fetches"}},
+		{"missing-file-ref.json", []string{"/$defs/A/properties/b/$ref", "no-such-file.json"}},
+		{"collision.json", []string{"/$defs/Host/properties/host-name", "/$defs/Host/properties/host_name", "Go (HostName)", "Python (host_name)", "x-name"}},
+		{"bad-method-entry.json", []string{"/x-methods/ping:", "'timeout' not allowed", "/x-methods/pong/kind:"}},
+		{"method-unknown-type.json", []string{"/x-methods/ping/params/$ref", "does not resolve"}},
+		{"ref-cycle.json", []string{"/$defs/A:", "#/$defs/A → #/$defs/B → #/$defs/A"}},
+		{"required-cycle.json", []string{"/$defs/Node:", "cycle of required members"}},
+		{"not-a-schema.json", []string{"/$defs/A/type:", "draft 2020-12"}},
+		{"untagged-union.json", []string{"/$defs/U/oneOf:", "cannot tell the branches"}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			out := t.TempDir()
+			// An existing, fresh output must survive a failed run byte for byte.
+			if code, _, stderr := runDshgen(t, root, "generate", "--out", out, "--lang", "go"); code != 0 {
+				t.Fatalf("generating the shipped schema: exit %d: %s", code, stderr)
+			}
+			before := treeHash(t, out)
+			code, _, stderr := runDshgen(t, root, "generate", "--schema", filepath.Join("testdata", "bad-schemas", c.file), "--out", out)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2; stderr:\n%s", code, stderr)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			if after := treeHash(t, out); after != before {
+				t.Errorf("the output directory changed on a failed run")
+			}
+		})
+	}
+}
+
+// TestGenerateDeterministic: two runs give the same bytes, and a fresh
+// output passes --check.
+func TestGenerateDeterministic(t *testing.T) {
+	root := repoRoot(t)
+	a, b := t.TempDir(), t.TempDir()
+	for _, d := range []string{a, b} {
+		if code, _, stderr := runDshgen(t, root, "generate", "--out", d); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	if treeHash(t, a) != treeHash(t, b) {
+		t.Fatal("two runs of generate wrote different output")
+	}
+	if code, stdout, stderr := runDshgen(t, root, "generate", "--check", "--out", a); code != 0 {
+		t.Fatalf("--check on fresh output: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestGenerateCheckDrift: --check exits 1 with a unified diff and the fix
+// command when a generated file was edited or a stale file lies around, and
+// writes nothing.
+func TestGenerateCheckDrift(t *testing.T) {
+	root := repoRoot(t)
+	out := t.TempDir()
+	if code, _, stderr := runDshgen(t, root, "generate", "--out", out, "--lang", "go"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	types := filepath.Join(out, "go", "dshproto", "types.go")
+	src, _ := os.ReadFile(types)
+	edited := bytes.Replace(src, []byte("type SessionEvent interface"), []byte("type SessionEventX interface"), 1)
+	os.WriteFile(types, edited, 0o644)
+	os.WriteFile(filepath.Join(out, "go", "dshproto", "old.go"), []byte("package dshproto\n"), 0o644)
+	before := treeHash(t, out)
+	code, stdout, stderr := runDshgen(t, root, "generate", "--check", "--out", out, "--lang", "go")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	for _, w := range []string{"--- a/", "+++ b/", "-type SessionEventX interface", "+type SessionEvent interface", "stale file not generated from the schema", "old.go"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout lacks %q", w)
+		}
+	}
+	if !strings.Contains(stderr, "go run ./cmd/dshgen generate --out "+out+" --lang go") {
+		t.Errorf("stderr lacks the fix command:\n%s", stderr)
+	}
+	if treeHash(t, out) != before {
+		t.Error("--check changed the output directory")
+	}
+	// generate repairs both: the edit and the stale file.
+	if code, _, stderr := runDshgen(t, root, "generate", "--out", out, "--lang", "go"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "go", "dshproto", "old.go")); err == nil {
+		t.Error("stale file left in place")
+	}
+	if code, _, _ := runDshgen(t, root, "generate", "--check", "--out", out, "--lang", "go"); code != 0 {
+		t.Errorf("--check after generate: exit %d", code)
+	}
+}
+
+// TestCommittedOutputFresh: out/ in the repository is what the shipped
+// schema generates (the drift check CI relies on).
+func TestCommittedOutputFresh(t *testing.T) {
+	code, stdout, stderr := runDshgen(t, repoRoot(t), "generate", "--check")
+	if code != 0 {
+		t.Fatalf("out/ is stale (exit %d):\n%s%s", code, stdout, stderr)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, stdout, _ := runDshgen(t, repoRoot(t), "--version")
+	if code != 0 || !strings.Contains(stdout, "dshgen "+version) || !strings.Contains(stdout, "sha256 ") {
+		t.Fatalf("exit %d: %q", code, stdout)
+	}
+	b, _ := os.ReadFile(filepath.Join(repoRoot(t), "schema", "dsh-sdk-protocol.schema.json"))
+	sum := sha256.Sum256(b)
+	if !strings.Contains(stdout, hex.EncodeToString(sum[:])) {
+		t.Errorf("--version does not print the schema's sha256: %q", stdout)
+	}
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{{"generate", "--lang", "cobol"}, {"generate", "--no-such-flag"}, {"no-such-command"}} {
+		if code, _, _ := runDshgen(t, repoRoot(t), args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
