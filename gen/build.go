@@ -269,7 +269,7 @@ func (l *loader) constStrings(at loc, kw string, n *node) []string {
 }
 
 type branch struct {
-	at    loc  // where the branch is written (…/oneOf/i)
+	at    loc // where the branch is written (…/oneOf/i)
 	n     *node
 	index int
 }

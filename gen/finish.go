@@ -176,7 +176,7 @@ type nameClaim struct {
 // collisions gathers claims per language and reports pairs that clash,
 // one problem per pair listing every language where the pair collides.
 type collisions struct {
-	l     *loader
+	l      *loader
 	spaces map[string]map[string]nameClaim // namespace → ident → first claim
 	pairs  map[[2]string][]string          // (ptrA, ptrB) → "Lang (ident)"
 	order  [][2]string

@@ -7,8 +7,8 @@
 package golang
 
 import (
-	_ "embed"
 	"bytes"
+	_ "embed"
 	"fmt"
 	"go/format"
 	"path"
@@ -533,7 +533,7 @@ func (e *emitter) union(f *jen.File, t *gen.Type) {
 				jen.If(jen.Len(jen.Id("matched")).Op("==").Lit(1)).Block(jen.Return(jen.Id("matched").Index(jen.Lit(0)), jen.Nil())),
 				jen.If(jen.Len(jen.Id("matched")).Op(">").Lit(1)).Block(jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Msg"): jen.Lit("matches more than one branch of " + t.Name)}))))
 		}
-		body = append(body, jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Msg"): jen.Lit("matches no branch of " + t.Name + ": ").Op("+").Qual("strings", "Join").Call(jen.Id("reasons"), jen.Lit("; "))})))
+		body = append(body, jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Msg"): jen.Lit("matches no branch of "+t.Name+": ").Op("+").Qual("strings", "Join").Call(jen.Id("reasons"), jen.Lit("; "))})))
 	}
 	f.Comment(fmt.Sprintf("Decode%s decodes one %s value into its variant; bad input gives a *DecodeError.", name, t.Name))
 	f.Func().Id("Decode"+name).Params(jen.Id("raw").Qual(jsonPkg, "RawMessage")).Params(jen.Id(name), jen.Error()).Block(body...)
