@@ -1,0 +1,149 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshgen/dshgen/gen"
+	"github.com/dshgen/dshgen/gen/frame"
+	"github.com/dshgen/dshgen/gen/validate"
+	"github.com/dshgen/dshgen/schema"
+)
+
+// stdinName names standard input in findings.
+const stdinName = "<stdin>"
+
+func init() {
+	var (
+		schemaPath    string
+		direction     string
+		format        string
+		maxFrameBytes int64
+		snapshot      bool
+		promptOverlap string
+		typeName      string
+		fullCauses    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "validate [FILE...]",
+		Short: "Check captured JSON-RPC frames (NDJSON or interleaved capture) against the schema",
+		Long: `Validate checks each frame of each input against the protocol schema:
+framing (UTF-8, one JSON object per LF-terminated line), the JSON-RPC 2.0
+envelope, the method table (known method, right kind, right side), params,
+results and errors (a union's branch is chosen by its tag, so a bad frame
+gives one precise finding), request/response pairing, and the protocol's
+stateful rules (initialize first, seq/turn/step numbering, tool results,
+surfaceOp, subagents, one in-flight prompt per session).
+
+An input is a file or - (standard input; also when no file is given). An
+NDJSON input carries one direction (--direction, inferred by default); the
+interleaved capture format written by 'dshgen tap' and found in the real
+captures ("DIR<TAB>ms<TAB>line") carries both and is recognized by its
+content, so responses are paired with requests.
+
+Findings are printed as file:line: severity rule: message (--format text),
+or as json, junit or github workflow annotations, followed by a summary.
+Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage or
+input error.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sev, ok := validate.ParseSeverity(promptOverlap)
+			if !ok || sev == validate.Info {
+				return usageErr(fmt.Errorf("--prompt-overlap must be error, warning or off, not %q", promptOverlap))
+			}
+			var dir gen.Direction
+			both := false
+			switch direction {
+			case "auto", "":
+			case string(gen.ClientToServer), string(gen.ServerToClient):
+				dir = gen.Direction(direction)
+			case "both":
+				both = true
+			default:
+				return usageErr(fmt.Errorf("--direction must be auto, client-to-server, server-to-client or both, not %q", direction))
+			}
+			if !validFormat(format) {
+				return usageErr(fmt.Errorf("--format must be one of %s, not %q", strings.Join(validate.Formats, ", "), format))
+			}
+			if maxFrameBytes <= 0 {
+				return usageErr(fmt.Errorf("--max-frame-bytes must be positive"))
+			}
+			m, err := loadSchema(schemaPath)
+			if err != nil {
+				return usageErr(err)
+			}
+			v, err := validate.New(m, validate.Options{Snapshot: snapshot, PromptOverlap: sev, FullCauses: fullCauses})
+			if err != nil {
+				return usageErr(err)
+			}
+			if len(args) == 0 {
+				args = []string{"-"}
+			}
+			var rep validate.Report
+			var inputErrs []error
+			for _, a := range args {
+				name := a
+				var r io.Reader
+				if a == "-" {
+					name, r = stdinName, cmd.InOrStdin()
+				} else {
+					f, err := os.Open(a)
+					if err != nil {
+						inputErrs = append(inputErrs, err)
+						continue
+					}
+					defer f.Close()
+					r = f
+				}
+				in := validate.Input{Name: name, Direction: dir, Both: both, MaxFrameBytes: maxFrameBytes}
+				var res validate.Result
+				if typeName != "" {
+					res, err = v.ValidateValues(r, typeName, in)
+				} else {
+					res, err = v.ValidateReader(r, in)
+				}
+				if err != nil && res.Findings == nil && res.Frames == 0 {
+					// --type NAME unknown, or nothing could be read.
+					return usageErr(err)
+				}
+				if err != nil {
+					inputErrs = append(inputErrs, fmt.Errorf("%s: %w", name, err))
+				}
+				rep.Add(name, res)
+			}
+			if err := validate.WriteReport(cmd.OutOrStdout(), format, &rep); err != nil {
+				return usageErr(err)
+			}
+			if len(inputErrs) > 0 {
+				return usageErr(errors.Join(inputErrs...))
+			}
+			if rep.Summary.Errors > 0 {
+				return findings()
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&schemaPath, "schema", schema.Path, "protocol schema (default: the shipped schema)")
+	f.StringVar(&direction, "direction", "auto", "side that wrote an NDJSON input: auto (from the first known method), client-to-server, server-to-client, or both (a mixed file; responses paired within it); captures always carry both")
+	f.StringVar(&format, "format", "text", "output format: text, json, junit or github (workflow annotations)")
+	f.Int64Var(&maxFrameBytes, "max-frame-bytes", frame.DefaultMaxFrameBytes, "longest frame read; a longer line is reported (frame.too-large) and skipped without being buffered")
+	f.BoolVar(&snapshot, "snapshot", false, "validate the upstream's normalized snapshot fixtures as they are (no jsonrpc, {{placeholder}} strings, time 0, sessions merged under one placeholder id)")
+	f.StringVar(&promptOverlap, "prompt-overlap", "error", "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (the seeds say an overlap fails; the 0.0.1-rc.5 runtime queues it)")
+	f.StringVar(&typeName, "type", "", "validate each line as one instance of the named $defs type instead of as a frame")
+	f.BoolVar(&fullCauses, "full-causes", false, "debug: report every leaf of the validation library's error tree, not only the chosen union branch")
+	rootCmd.AddCommand(cmd)
+}
+
+func validFormat(s string) bool {
+	for _, f := range validate.Formats {
+		if f == s {
+			return true
+		}
+	}
+	return false
+}

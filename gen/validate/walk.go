@@ -1,0 +1,195 @@
+package validate
+
+import (
+	"fmt"
+
+	"github.com/dshgen/dshgen/gen"
+)
+
+// maxWalkDepth bounds the IR walk (deeper values are left to the library).
+const maxWalkDepth = 256
+
+// openReach returns the set of types from which an open union can be
+// reached through fields, variants, aliases, arrays and maps (recursion
+// handled by iterating to a fixed point).
+func openReach(m *gen.Model) map[*gen.Type]bool {
+	reach := map[*gen.Type]bool{}
+	var refReaches func(r *gen.TypeRef) bool
+	refReaches = func(r *gen.TypeRef) bool {
+		for r != nil {
+			switch r.Kind {
+			case gen.RefNamed:
+				return reach[r.Named]
+			case gen.RefArray, gen.RefMap:
+				r = r.Elem
+			default:
+				return false
+			}
+		}
+		return false
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, t := range m.Types {
+			if reach[t] {
+				continue
+			}
+			r := false
+			switch t.Kind {
+			case gen.KindUnion:
+				if t.Union != nil {
+					r = t.Union.Open
+					for _, v := range t.Union.Variants {
+						r = r || (v.Type != nil && reach[v.Type])
+					}
+				}
+			case gen.KindObject:
+				for _, f := range t.Fields {
+					r = r || refReaches(&f.Type)
+				}
+				r = r || refReaches(t.Extra)
+			case gen.KindAlias:
+				r = refReaches(t.Alias)
+			}
+			if r {
+				reach[t] = true
+				changed = true
+			}
+		}
+	}
+	return reach
+}
+
+// walker follows a value along the IR and reports the unknown tags of open
+// unions, which the schema accepts (through the fallback branch) and the
+// validator reports as warnings.
+type walker struct {
+	v   *Validator
+	out []issue
+}
+
+func (w *walker) walkRef(r *gen.TypeRef, val any, ptr string, depth int) {
+	if r == nil || val == nil || depth > maxWalkDepth {
+		return
+	}
+	switch r.Kind {
+	case gen.RefNamed:
+		w.walkType(r.Named, val, ptr, depth+1)
+	case gen.RefArray:
+		if !w.v.openReachRef(r.Elem) {
+			return
+		}
+		if a, ok := val.([]any); ok {
+			for i, x := range a {
+				w.walkRef(r.Elem, x, fmt.Sprintf("%s/%d", ptr, i), depth+1)
+			}
+		}
+	case gen.RefMap:
+		if !w.v.openReachRef(r.Elem) {
+			return
+		}
+		if o, ok := val.(map[string]any); ok {
+			for _, k := range sortedKeys(o) {
+				w.walkRef(r.Elem, o[k], ptr+"/"+escapeToken(k), depth+1)
+			}
+		}
+	}
+}
+
+func (w *walker) walkType(t *gen.Type, val any, ptr string, depth int) {
+	if t == nil || !w.v.openReach[t] || depth > maxWalkDepth {
+		return
+	}
+	switch t.Kind {
+	case gen.KindObject:
+		o, ok := val.(map[string]any)
+		if !ok {
+			return
+		}
+		declared := map[string]bool{}
+		for _, f := range t.Fields {
+			declared[f.Wire] = true
+			if x, ok := o[f.Wire]; ok {
+				w.walkRef(&f.Type, x, ptr+"/"+escapeToken(f.Wire), depth+1)
+			}
+		}
+		if t.Extra != nil && w.v.openReachRef(t.Extra) {
+			for _, k := range sortedKeys(o) {
+				if !declared[k] {
+					w.walkRef(t.Extra, o[k], ptr+"/"+escapeToken(k), depth+1)
+				}
+			}
+		}
+	case gen.KindAlias:
+		w.walkRef(t.Alias, val, ptr, depth+1)
+	case gen.KindUnion:
+		u := t.Union
+		if u == nil {
+			return
+		}
+		switch u.By {
+		case gen.ByTag:
+			o, ok := val.(map[string]any)
+			if !ok {
+				return
+			}
+			tag, ok := o[u.Tag].(string)
+			if !ok {
+				return
+			}
+			for _, x := range u.Variants {
+				if x.TagValue == tag {
+					w.walkType(x.Type, val, ptr, depth+1)
+					return
+				}
+			}
+			if u.Open {
+				w.out = append(w.out, issue{
+					ptr: ptr + "/" + escapeToken(u.Tag), schema: u.FallbackPointer,
+					rule: RuleUnionUnknownTag, sev: Warning,
+					msg: fmt.Sprintf("unknown %s %s %q (accepted by the open union's fallback branch); known: %s", t.Name, u.Tag, tag, knownTags(u)),
+				})
+			}
+		case gen.ByJSONType:
+			jt := jsonType(val)
+			for _, x := range u.Variants {
+				if x.JSONType == jt || (jt == "integer" && x.JSONType == "number") {
+					w.walkType(x.Type, val, ptr, depth+1)
+					return
+				}
+			}
+		case gen.ByShape:
+			o, ok := val.(map[string]any)
+			if !ok {
+				return
+			}
+			for _, x := range u.Variants {
+				all := len(x.Required) > 0
+				for _, r := range x.Required {
+					if _, ok := o[r]; !ok {
+						all = false
+						break
+					}
+				}
+				if all {
+					w.walkType(x.Type, val, ptr, depth+1)
+					return
+				}
+			}
+		}
+	}
+}
+
+func (v *Validator) openReachRef(r *gen.TypeRef) bool {
+	for r != nil {
+		switch r.Kind {
+		case gen.RefNamed:
+			return v.openReach[r.Named]
+		case gen.RefArray, gen.RefMap:
+			r = r.Elem
+		default:
+			return false
+		}
+	}
+	return false
+}
