@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -50,6 +51,13 @@ func HelperCmd(mode string, env ...string) ([]string, []string) {
 //	wait-signal   writes "ready\n", waits for SIGTERM/SIGINT, exits 7 on it
 //	              ($TAP_TRAP=0: default disposition, so the signal kills it)
 //	echo          copies stdin to stdout line by line, flushing each line
+//	respond       answers each request line at once with a valid response
+//	              carrying its id (initialize: serverInfo; session/prompt: a
+//	              messageId; anything else: {}), one write per response
+//	replay        answers one initialize request (if $TAP_WAIT_INIT=1),
+//	              then writes the session.* notification lines of the files
+//	              in $TAP_REPLAY_FILES (colon-separated) $TAP_REPEAT times,
+//	              each repetition under new session ids, and exits 0
 func HelperMain(mode string) int {
 	envInt := func(k string, def int) int {
 		if v := os.Getenv(k); v != "" {
@@ -109,6 +117,51 @@ func HelperMain(mode string) int {
 		case <-time.After(20 * time.Second):
 			return 98
 		}
+	case "respond":
+		r := bufio.NewReaderSize(os.Stdin, 1<<20)
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(line) > 0 {
+				if _, werr := os.Stdout.Write(Respond(line)); werr != nil {
+					return 9
+				}
+			}
+			if err != nil {
+				return 0
+			}
+		}
+	case "replay":
+		if os.Getenv("TAP_WAIT_INIT") == "1" {
+			line, err := bufio.NewReader(os.Stdin).ReadBytes('\n')
+			if err != nil {
+				return 8
+			}
+			os.Stdout.Write(Respond(line))
+		}
+		var notes [][]byte
+		for _, f := range strings.Split(os.Getenv("TAP_REPLAY_FILES"), ":") {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 2
+			}
+			for _, l := range bytes.SplitAfter(b, []byte{'\n'}) {
+				if bytes.Contains(l, []byte(`"method":"session.`)) {
+					notes = append(notes, l)
+				}
+			}
+		}
+		w := bufio.NewWriterSize(os.Stdout, 64<<10)
+		for k := 0; k < envInt("TAP_REPEAT", 1); k++ {
+			pre := []byte(`"sessionId":"r` + strconv.Itoa(k) + `-`)
+			for _, l := range notes {
+				w.Write(bytes.ReplaceAll(l, []byte(`"sessionId":"`), pre))
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return 9
+		}
+		return 0
 	case "echo":
 		r := bufio.NewReaderSize(os.Stdin, 64<<10)
 		for {
@@ -128,6 +181,26 @@ func HelperMain(mode string) int {
 	}
 	fmt.Fprintln(os.Stderr, "unknown TAP_HELPER mode", mode)
 	return 2
+}
+
+// Respond returns the response line of helper mode "respond" for request
+// line req: a JSON-RPC result with req's id.
+func Respond(req []byte) []byte {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(req, &m) != nil || m.ID == nil {
+		return nil
+	}
+	result := `{}`
+	switch m.Method {
+	case "initialize":
+		result = `{"serverInfo":{"name":"taptest-respond","version":"0.0.1"}}`
+	case "session/prompt":
+		result = `{"messageId":"5f0c8a52-3c1e-4c59-9d5e-0e6c1b7f9a10"}`
+	}
+	return []byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":` + result + "}\n")
 }
 
 // WriteChunked writes b in random-sized pieces, to exercise chunk
