@@ -532,7 +532,9 @@ func (s *Stream) Close() []Finding {
 			rs = append(rs, r)
 		}
 	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i].line < rs[j].line || (rs[i].line == rs[j].line && rs[i].key < rs[j].key) })
+	sort.Slice(rs, func(i, j int) bool {
+		return rs[i].line < rs[j].line || (rs[i].line == rs[j].line && rs[i].key < rs[j].key)
+	})
 	var out []Finding
 	for _, r := range rs {
 		out = append(out, r.deferred...)
