@@ -454,3 +454,48 @@ func (m *Model) Compiler() *jsonschema.Compiler { return newCompiler(m.docs) }
 
 // URL is the root document's URL as the validation library knows it.
 func (m *Model) URL() string { return m.rootDoc.url }
+
+// SchemaNode returns the schema keywords at ptr ("#/$defs/X/properties/y",
+// or "file.json#/..." for a sibling file) as plain Go values (numbers as
+// json.Number), following a $ref chain to the schema it names, merged with
+// the keywords beside the $ref (the nearer wins). Tools that need the
+// assertions the IR leaves out (minimum, pattern, examples, ...) read them
+// here.
+func (m *Model) SchemaNode(ptr string) (map[string]any, bool) {
+	d := m.rootDoc
+	frag := ptr
+	if i := strings.Index(ptr, "#"); i >= 0 {
+		frag = ptr[i+1:]
+		if i > 0 {
+			abs := filepath.Join(filepath.Dir(m.rootDoc.path), filepath.FromSlash(ptr[:i]))
+			if d = m.docs[abs]; d == nil {
+				return nil, false
+			}
+		}
+	}
+	n, ok := resolvePointer(d.root, frag)
+	if !ok || n.kind != nObject {
+		return nil, false
+	}
+	out := map[string]any{}
+	l := &loader{docs: m.docs, rootDoc: m.rootDoc}
+	at := loc{d, frag}
+	for i := 0; i < 64 && n != nil && n.kind == nObject; i++ {
+		for _, k := range n.keys {
+			if _, seen := out[k]; !seen {
+				out[k] = n.vals[k].toAny()
+			}
+		}
+		ref := n.strOf("$ref")
+		if ref == "" {
+			break
+		}
+		t, err := l.refTarget(at.d, ref)
+		if err != nil {
+			break
+		}
+		at, n = t, t.node()
+	}
+	delete(out, "$ref")
+	return out, true
+}

@@ -13,9 +13,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshgen/dshgen/gen"
+	"github.com/dshgen/dshgen/gen/conformance"
 	"github.com/dshgen/dshgen/gen/golang"
 	"github.com/dshgen/dshgen/schema"
 )
+
+// defaultVectors is where the repository keeps the shipped schema's
+// conformance vectors.
+const defaultVectors = "testdata/conformance"
 
 // version is dshgen's version; release builds set it with -ldflags.
 var version = "0.1.0"
@@ -76,7 +81,7 @@ func langNames() []string {
 }
 
 func init() {
-	var schemaPath, outDir, pkg string
+	var schemaPath, outDir, pkg, vectorsDir string
 	var langs []string
 	var check bool
 	cmd := &cobra.Command{
@@ -101,11 +106,37 @@ command that fixes it, and exits 1.`,
 			if err != nil {
 				return usageErr(err)
 			}
+			if !cmd.Flags().Changed("vectors") && schemaPath == schema.Path {
+				// In the repository the shipped schema's vectors are kept
+				// fresh with its bindings.
+				if st, err := os.Stat(defaultVectors); err == nil && st.IsDir() {
+					vectorsDir = defaultVectors
+				}
+			}
+			var vectors []gen.File
+			if vectorsDir != "" {
+				set, err := conformance.Generate(m)
+				if err != nil {
+					return usageErr(fmt.Errorf("conformance vectors: %w", err))
+				}
+				vectors = set.Files()
+			}
 			if check {
-				return checkDrift(cmd, outDir, files, schemaPath, langs)
+				err := checkDrift(cmd, outDir, files, schemaPath, langs)
+				if vectorsDir != "" {
+					if verr := checkDrift(cmd, vectorsDir, vectors, schemaPath, langs); verr != nil {
+						err = verr
+					}
+				}
+				return err
 			}
 			if err := gen.WriteFiles(outDir, files, true); err != nil {
 				return usageErr(fmt.Errorf("writing %s: %w", outDir, err))
+			}
+			if vectorsDir != "" {
+				if err := gen.WriteFiles(vectorsDir, vectors, false); err != nil {
+					return usageErr(fmt.Errorf("writing %s: %w", vectorsDir, err))
+				}
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "dshgen: wrote %d files under %s from %s (sha256 %s)\n", len(files), outDir, m.File, m.SHA256[:12])
 			return nil
@@ -116,6 +147,7 @@ command that fixes it, and exits 1.`,
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name in every language")
 	cmd.Flags().StringSliceVar(&langs, "lang", []string{"all"}, "languages to generate: "+strings.Join(langNames(), ",")+" or all")
 	cmd.Flags().BoolVar(&check, "check", false, "do not write; exit 1 with a diff when the output directory is stale")
+	cmd.Flags().StringVar(&vectorsDir, "vectors", "", "also write the conformance vectors (valid.log, invalid.jsonl) into this directory (default for the shipped schema: "+defaultVectors+" when it exists)")
 	rootCmd.AddCommand(cmd)
 
 	rootCmd.Version = version
