@@ -296,6 +296,9 @@ func (s *Stream) object(c *frameCtx, obj map[string]any) {
 func (s *Stream) checkID(c *frameCtx, idv any) {
 	v := s.v
 	if v.idSchema != nil {
+		if v.idType != nil && v.fastAccepts(v.idType, idv) {
+			return
+		}
 		if err := v.idSchema.Validate(idv); err != nil {
 			c.add(RuleEnvID, "", "/id", fmt.Sprintf("id %s is not a valid JsonRpcId (a string or an integer)", jsonText(idv)))
 		}

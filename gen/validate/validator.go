@@ -62,11 +62,15 @@ type Validator struct {
 	openReach map[*gen.Type]bool
 
 	idSchema  *jsonschema.Schema // JsonRpcId, if the schema has it
+	idType    *gen.Type
 	errSchema *jsonschema.Schema // JsonRpcError, if the schema has it
 	errType   *gen.Type
 
 	methodNames string // sorted, for messages
 	proto       protocol
+
+	// fast is the fast check by type pointer (see fast.go); nil disables it.
+	fast map[string]*fnode
 }
 
 // New compiles model for validation.
@@ -113,7 +117,7 @@ func New(model *gen.Model, opts Options) (*Validator, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.idSchema = s
+		v.idSchema, v.idType = s, t
 	}
 	if t := model.TypeByName("JsonRpcError"); t != nil {
 		s, err := v.schemaAt(t.Pointer)
@@ -123,6 +127,7 @@ func New(model *gen.Model, opts Options) (*Validator, error) {
 		v.errSchema, v.errType = s, t
 	}
 	v.proto = newProtocol(model)
+	v.fast = v.compileFast()
 	return v, nil
 }
 
@@ -230,7 +235,9 @@ type issue struct {
 // pruned library errors plus the unknown tags of open unions.
 func (v *Validator) checkValue(s *jsonschema.Schema, t *gen.Type, val any) []issue {
 	var out []issue
-	if err := s.Validate(val); err != nil {
+	if t != nil && v.fastAccepts(t, val) {
+		// Valid: the library would say the same (see fast.go).
+	} else if err := s.Validate(val); err != nil {
 		ve, ok := err.(*jsonschema.ValidationError)
 		if !ok {
 			return []issue{{msg: err.Error()}}
@@ -256,6 +263,12 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *gen.Type, val any) []iss
 // into one, messages sorted and joined, so each problem value gives one
 // finding; identical messages are kept once. The library's cause order
 // follows Go map order, so everything is sorted here.
+// fastAccepts reports whether the fast check accepts val as a t.
+func (v *Validator) fastAccepts(t *gen.Type, val any) bool {
+	n := v.fast[t.Pointer]
+	return n != nil && n.check(val, 0) == accept
+}
+
 func group(in []issue) []issue {
 	if len(in) < 2 {
 		return in
