@@ -15,6 +15,7 @@ import (
 	"github.com/dshgen/dshgen/gen"
 	"github.com/dshgen/dshgen/gen/conformance"
 	"github.com/dshgen/dshgen/gen/golang"
+	"github.com/dshgen/dshgen/gen/typescript"
 	"github.com/dshgen/dshgen/schema"
 )
 
@@ -31,6 +32,7 @@ var emitters = []struct {
 	emit func(*gen.Model, gen.Options) ([]gen.File, error)
 }{
 	{"go", golang.Emit},
+	{"ts", typescript.Emit},
 }
 
 // loadSchema loads the schema at path, or the shipped one when path is the
