@@ -41,6 +41,7 @@ var fixedNames = []string{
 	"RpcId", "RpcError", "RequestFrame", "NotificationFrame", "ResultFrame",
 	"ErrorFrame", "ResponseFrame", "FrameKind", "frameKind", "parseFrame",
 	"isRequest", "isNotification", "isResponse", "isErrorResponse", "isResultFor",
+	"requestFrame", "notificationFrame",
 }
 
 // jsonValueName is the built-in recursive JSON value type. A schema $defs

@@ -250,11 +250,12 @@ export function frameKind(value: unknown): FrameKind | undefined {
 
 /**
  * Parses one line of the NDJSON stream. Returns the JSON object when the
- * line is a frame (see {@link frameKind}), else undefined: surrounding
+ * line is a frame (see {@link frameKind}), typed for the guards below
+ * (isRequest, isNotification, ...) to narrow, else undefined: surrounding
  * white space is ignored, and empty lines, invalid JSON, non-objects and
  * objects that are no frame are dropped, as the transports do.
  */
-export function parseFrame(line: string): { [key: string]: T.JsonValue } | undefined {
+export function parseFrame(line: string): { readonly [key: string]: unknown } | undefined {
   const text = line.trim();
   if (text === "") {
     return undefined;
@@ -265,7 +266,7 @@ export function parseFrame(line: string): { [key: string]: T.JsonValue } | undef
   } catch {
     return undefined;
   }
-  return frameKind(value) === undefined ? undefined : (value as { [key: string]: T.JsonValue });
+  return frameKind(value) === undefined ? undefined : (value as { readonly [key: string]: unknown });
 }
 
 /**

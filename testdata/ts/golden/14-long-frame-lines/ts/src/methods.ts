@@ -105,6 +105,28 @@ export type NotificationFrame<M extends NotificationMethod = NotificationMethod>
   ? { jsonrpc: "2.0"; method: M } & ParamsMember<M>
   : never;
 
+type ParamsArgs<M extends KnownMethod> = M extends OptionalParamsMethod
+  ? [params?: Exclude<ParamsOf<M>, undefined>]
+  : [params: ParamsOf<M>];
+
+/** Builds a request frame; params are typed by method (and may be left out where the method allows). */
+export function requestFrame<M extends RequestMethod>(id: RpcId, method: M, ...params: ParamsArgs<M>): RequestFrame<M> {
+  const frame: { [key: string]: unknown } = { jsonrpc: "2.0", id, method };
+  if (params[0] !== undefined) {
+    frame["params"] = params[0];
+  }
+  return frame as unknown as RequestFrame<M>;
+}
+
+/** Builds a notification frame; params are typed by method. */
+export function notificationFrame<M extends NotificationMethod>(method: M, ...params: ParamsArgs<M>): NotificationFrame<M> {
+  const frame: { [key: string]: unknown } = { jsonrpc: "2.0", method };
+  if (params[0] !== undefined) {
+    frame["params"] = params[0];
+  }
+  return frame as unknown as NotificationFrame<M>;
+}
+
 /** A success response to a request of method M (the method is known from the request with the same id). */
 export interface ResultFrame<M extends RequestMethod = RequestMethod> {
   jsonrpc: "2.0";
@@ -158,11 +180,12 @@ export function frameKind(value: unknown): FrameKind | undefined {
 
 /**
  * Parses one line of the NDJSON stream. Returns the JSON object when the
- * line is a frame (see {@link frameKind}), else undefined: surrounding
+ * line is a frame (see {@link frameKind}), typed for the guards below
+ * (isRequest, isNotification, ...) to narrow, else undefined: surrounding
  * white space is ignored, and empty lines, invalid JSON, non-objects and
  * objects that are no frame are dropped, as the transports do.
  */
-export function parseFrame(line: string): { [key: string]: T.JsonValue } | undefined {
+export function parseFrame(line: string): { readonly [key: string]: unknown } | undefined {
   const text = line.trim();
   if (text === "") {
     return undefined;
@@ -173,7 +196,7 @@ export function parseFrame(line: string): { [key: string]: T.JsonValue } | undef
   } catch {
     return undefined;
   }
-  return frameKind(value) === undefined ? undefined : (value as { [key: string]: T.JsonValue });
+  return frameKind(value) === undefined ? undefined : (value as { readonly [key: string]: unknown });
 }
 
 /**

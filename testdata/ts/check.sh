@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# TypeScript checks for dshgen (called by .ci/run). On a fresh machine it
+# installs the pinned test-only npm packages (npm ci here), then
+#   1. compiles the generated package out/ts with its own strict tsconfig
+#      (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess): 0 errors;
+#   2. compiles the usage example, the compatibility test against the
+#      published @deepseek-ai/dsh-sdk-protocol types (compat/, COMPAT.md) and
+#      the node test with the same options: 0 errors;
+#   3. runs the node test over the shared fixture corpus (node --test) and
+#      prints its summary.
+# Exits non-zero when any step fails. Needs node >= 20 and npm on PATH; the
+# fixtures are read from ../shared beside the repository (DSHGEN_SHARED overrides).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+export DSHGEN_REPO="$repo"
+export DSHGEN_SHARED="${DSHGEN_SHARED:-$(cd "$repo/.." && pwd)/shared}"
+cd "$here"
+
+step() { printf '== ts: %s\n' "$*"; }
+
+step "npm ci (TypeScript $(node -p 'require("./package.json").devDependencies.typescript'), upstream protocol types)"
+npm ci --no-audit --no-fund --loglevel=error >/dev/null
+
+tsc=(node "$here/node_modules/typescript/bin/tsc")
+failed=()
+
+step "tsc -p out/ts --noEmit"
+"${tsc[@]}" -p "$repo/out/ts/tsconfig.json" --noEmit || failed+=("tsc out/ts")
+
+step "tsc -p testdata/ts/tsconfig.compat.json (published protocol types <-> ours, see COMPAT.md)"
+for name in HarnessSdkRequestMap HarnessSdkNotificationMap; do
+  if ! grep -q "^export interface $name " "$repo/out/ts/src/methods.ts"; then
+    echo "ts: out/ts does not export $name: the shipped schema needs the top-level annotations" >&2
+    echo '    "x-ts-request-map": "HarnessSdkRequestMap", "x-ts-notification-map": "HarnessSdkNotificationMap"' >&2
+    echo "    and out/ts regenerated (go run ./cmd/dshgen generate)" >&2
+  fi
+done
+"${tsc[@]}" -p "$here/tsconfig.compat.json" || failed+=("compat test")
+
+step "tsc -p testdata/ts (usage example, node test)"
+rm -rf "$here/dist"
+if "${tsc[@]}" -p "$here/tsconfig.json"; then
+  step "node --test (shared fixture corpus round trip)"
+  out="$(mktemp)"
+  trap 'rm -f "$out"' EXIT
+  status=0
+  node --test "$here/dist/testdata/ts/test/" >"$out" 2>&1 || status=$?
+  if [ "$status" -ne 0 ]; then
+    cat "$out"
+    failed+=("node test")
+  fi
+  grep -E '^# (frames|tests|pass|fail|cancelled|skipped|todo|duration_ms)' "$out" || true
+  pass="$(sed -n 's/^# pass //p' "$out")"
+  fail="$(sed -n 's/^# fail //p' "$out")"
+  echo "typescript: ${pass:-0} passed, ${fail:-0} failed"
+else
+  failed+=("tsc usage/test")
+fi
+
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "ts: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
+echo "ts: all checks passed"
