@@ -136,6 +136,12 @@ type view struct {
 	Notifications   []*methodView
 	Methods         []*methodView
 	OptionalParams  []string // TS string literals of methods whose params may be absent
+
+	// Examples for the README: the first notification, the tagged union
+	// with the most variants (open ones first), the first object type.
+	ExampleNotification *methodView
+	ExampleUnion        *unionView
+	ExampleObject       *objectView
 }
 
 // decl is one exported declaration of types.ts.
@@ -171,8 +177,12 @@ type unionView struct {
 	Name    string // TS name of the known union
 	Key     string // TS string literal of Name (the TaggedUnions key)
 	Tag     string // TS string literal of the tag member name
+	TagProp string // the tag member as a property access (".type" or `["x-y"]`)
 	Unknown string // TS name of the unknown-tag variant
 	Values  []string
+	// First is the first variant's TS type name.
+	First string
+	open  bool
 }
 
 type objectView struct {
@@ -224,16 +234,25 @@ func (e *emitter) build() (*view, error) {
 				ov.Members = append(ov.Members, tsString(f.Wire))
 			}
 			v.Objects = append(v.Objects, ov)
+			if v.ExampleObject == nil && len(t.Fields) > 0 && !t.Closed && t.Extra == nil {
+				v.ExampleObject = ov
+			}
 		case gen.KindUnion:
 			u := t.Union
 			if u.By != gen.ByTag {
 				continue
 			}
-			uv := &unionView{Name: t.Names.Of(gen.LangTS), Key: tsString(t.Names.Of(gen.LangTS)), Tag: tsString(u.Tag), Unknown: u.Unknown.Of(gen.LangTS)}
+			uv := &unionView{Name: t.Names.Of(gen.LangTS), Key: tsString(t.Names.Of(gen.LangTS)), Tag: tsString(u.Tag), TagProp: propAccess(u.Tag), Unknown: u.Unknown.Of(gen.LangTS), open: u.Open}
 			for _, x := range u.Variants {
 				uv.Values = append(uv.Values, tsString(x.TagValue))
 			}
+			if len(u.Variants) > 0 {
+				uv.First = u.Variants[0].Type.Names.Of(gen.LangTS)
+			}
 			v.Unions = append(v.Unions, uv)
+			if ex := v.ExampleUnion; ex == nil || (uv.open && !ex.open) || (uv.open == ex.open && len(uv.Values) > len(ex.Values)) {
+				v.ExampleUnion = uv
+			}
 		}
 	}
 	var err error
@@ -264,6 +283,9 @@ func (e *emitter) build() (*view, error) {
 			v.Requests = append(v.Requests, mv)
 		} else {
 			v.Notifications = append(v.Notifications, mv)
+			if v.ExampleNotification == nil {
+				v.ExampleNotification = mv
+			}
 		}
 	}
 	return v, nil
@@ -609,6 +631,14 @@ func propName(wire string) string {
 		return wire
 	}
 	return tsString(wire)
+}
+
+// propAccess prints a member access: ".name", or `["not-an-ident"]`.
+func propAccess(wire string) string {
+	if identRE.MatchString(wire) {
+		return "." + wire
+	}
+	return "[" + tsString(wire) + "]"
 }
 
 // docComment turns a description into TSDoc comment body lines (without
