@@ -60,8 +60,8 @@ func Compare(old, new *gen.Model, oldLabel, newLabel string) *Report {
 		match: map[*gen.Type]*gen.Type{}, rmatch: map[*gen.Type]*gen.Type{},
 		renamed: map[*gen.Type]string{},
 		oflow:   flows(old), nflow: flows(new),
-		done:    map[[2]*gen.Type]bool{},
-		seen:    map[string]bool{},
+		done: map[[2]*gen.Type]bool{},
+		seen: map[string]bool{},
 	}
 	d.noMethods = len(old.Methods) == 0 && len(new.Methods) == 0
 	d.matchTypes()

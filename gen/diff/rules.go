@@ -278,7 +278,7 @@ func RulesMarkdown() string {
 	b.WriteString("| `code-breaking` | no wire byte changes meaning, but code compiled against the generated bindings breaks | `code`, `strict` |\n")
 	b.WriteString("| `wire-breaking-client-to-server` | a client→server frame of one revision is rejected or misread by the other revision's server | `wire` (default), `code`, `strict` |\n")
 	b.WriteString("| `wire-breaking-server-to-client` | the same for server→client frames (notifications, and results of client requests) | `wire` (default), `code`, `strict` |\n\n")
-	b.WriteString("A finding whose rule also breaks generated code says so (`+ generated code`; `\"code\": true` in JSON) and\n")
+	b.WriteString("A finding whose rule also breaks generated code says so (`breaks generated code`; `\"code\": true` in JSON) and\n")
 	b.WriteString("fails `--fail-on code`. Constraints compared: `minimum`, `maximum`, `exclusiveMinimum`,\n")
 	b.WriteString("`exclusiveMaximum`, `minLength`, `maxLength`, `minItems`, `maxItems`, `minProperties`, `maxProperties`,\n")
 	b.WriteString("`uniqueItems`, `pattern`, `format`, `multipleOf`, on member, item, alias and enum schemas (including\n")

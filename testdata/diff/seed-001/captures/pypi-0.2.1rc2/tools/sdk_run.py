@@ -1,0 +1,8 @@
+import os, sys, json
+from deepseek_harness import DeepSeekHarness, DeepSeekHarnessConfig
+port = sys.argv[1]; work = "/tmp/pycap/sdk-work"; os.makedirs(work + "/home", exist_ok=True)
+cfg = DeepSeekHarnessConfig(cwd=work, dsh_bin="/tmp/pycap/tee-rt.sh", dsh_home=work + "/dsh-home",
+      base_url="http://127.0.0.1:" + port, api_key="sk-test", env={"HOME": work + "/home"}, request_timeout_seconds=60)
+with DeepSeekHarness(cfg) as h:
+    r = h.run("Say hello.")
+    print(json.dumps({"final_response": r.final_response, "finish_reason": r.finish_reason, "methods": sorted({n.method for n in r.notifications})}))
