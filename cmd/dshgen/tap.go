@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -16,6 +18,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshgen/dshgen/gen/tap"
+	"github.com/dshgen/dshgen/gen/validate"
+	"github.com/dshgen/dshgen/schema"
 )
 
 // tapFlags are the flags of `dshgen tap`.
@@ -30,9 +34,14 @@ type tapFlags struct {
 	maxFrameBytes int64
 	drainTimeout  time.Duration
 	schema        string
+	promptOverlap string
 }
 
 var tapOpts tapFlags
+
+// tapKeepFindings bounds the findings held for a json, junit or github
+// report (the live formats hold none).
+const tapKeepFindings = 100000
 
 var tapCmd = &cobra.Command{
 	Use:   "tap [flags] -- CMD [ARGS...]",
@@ -64,13 +73,14 @@ func init() {
 	f.StringVar(&tapOpts.capture, "capture", "", "write the interleaved capture (DIR<TAB>ms<TAB>raw line) to `FILE`, from the first byte")
 	f.IntVar(&tapOpts.captureMsDec, "capture-ms-decimals", 0, "decimals after the milliseconds in the capture (0: integers, as in the real-capture fixtures)")
 	f.StringVar(&tapOpts.report, "report", "", "write findings, notices and the summary to `FILE` instead of stderr")
-	f.StringVar(&tapOpts.format, "format", "text", "report format: text or json (one JSON object per line)")
+	f.StringVar(&tapOpts.format, "format", "text", "report format: text or jsonl (live, one line per finding/notice, then the summary), or json, junit, github (the validate report, written when the tap ends)")
 	f.BoolVar(&tapOpts.noValidate, "no-validate", false, "only forward (and capture); do not validate")
 	f.StringVar(&tapOpts.failOn, "fail-on", "none", "exit 1 when CMD exited 0 but validation found: error, warning (or worse), none")
 	f.Int64Var(&tapOpts.queueBytes, "queue-bytes", tap.DefaultQueueBytes, "bytes of traffic that may wait for validation before validation stops (see the overflow policy)")
 	f.Int64Var(&tapOpts.maxFrameBytes, "max-frame-bytes", tap.DefaultMaxFrameBytes, "longest line that is validated; longer ones are forwarded and captured, and reported")
 	f.DurationVar(&tapOpts.drainTimeout, "drain-timeout", tap.DefaultDrainTimeout, "after CMD exited, stop reading its stdout after this long without data (a process it started may hold it open)")
-	f.StringVar(&tapOpts.schema, "schema", "", "protocol schema `FILE` (default: the shipped schema)")
+	f.StringVar(&tapOpts.schema, "schema", schema.Path, "protocol schema `FILE` (default: the shipped schema)")
+	f.StringVar(&tapOpts.promptOverlap, "prompt-overlap", "error", "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (as for validate)")
 	rootCmd.AddCommand(tapCmd)
 }
 
@@ -80,9 +90,13 @@ func runTap(cmd *cobra.Command, args []string) error {
 		return usageErr(errors.New("tap: no server command (usage: dshgen tap [flags] -- CMD [ARGS...])"))
 	}
 	switch o.format {
-	case "text", "json":
+	case "text", "jsonl", "json", "junit", "github":
 	default:
-		return usageErr(fmt.Errorf("tap: --format %q: want text or json", o.format))
+		return usageErr(fmt.Errorf("tap: --format %q: want text, jsonl, json, junit or github", o.format))
+	}
+	overlap, ok := validate.ParseSeverity(o.promptOverlap)
+	if !ok || overlap == validate.Info {
+		return usageErr(fmt.Errorf("tap: --prompt-overlap must be error, warning or off, not %q", o.promptOverlap))
 	}
 	switch o.failOn {
 	case "none", "error", "warning":
@@ -102,7 +116,14 @@ func runTap(cmd *cobra.Command, args []string) error {
 		defer f.Close()
 		reportW = f
 	}
-	rep := &tapReporter{w: reportW, json: o.format == "json"}
+	// Live formats put findings, notices and the summary in the report as
+	// they happen; the document formats (json, junit, github) write the
+	// validate report at the end, and the tap's own lines go to stderr.
+	live := o.format == "text" || o.format == "jsonl"
+	rep := &tapReporter{w: reportW, json: o.format == "jsonl"}
+	if !live {
+		rep.w = os.Stderr
+	}
 
 	cfg := tap.Config{
 		Command:           args,
@@ -123,14 +144,52 @@ func runTap(cmd *cobra.Command, args []string) error {
 		defer f.Close()
 		cfg.Capture = f
 	}
-	var checker tapChecker
+	streamName := "tap"
+	if o.capture != "" {
+		streamName = o.capture
+	}
+	var sink *lazySink
 	if !o.noValidate {
-		c, err := newTapChecker(o.schema, o.maxFrameBytes, rep)
-		if err != nil {
-			return usageErr(fmt.Errorf("tap: %w", err))
+		// Compiling the schema takes ~0.1 s: the default schema is loaded
+		// beside the starting server (frames wait in the validation queue
+		// meanwhile); a --schema FILE is loaded first, so that a bad one is
+		// a usage error before anything runs.
+		vc := tap.ValidatorConfig{Name: streamName, CaptureMsDecimals: o.captureMsDec, MaxFrameBytes: o.maxFrameBytes}
+		if live {
+			vc.OnFinding = rep.finding
+		} else {
+			vc.Keep = tapKeepFindings
 		}
-		checker = c
-		cfg.Sink = c
+		load := func() (*tap.ValidatorSink, error) {
+			m, err := loadSchema(o.schema)
+			if err != nil {
+				return nil, err
+			}
+			v, err := validate.New(m, validate.Options{PromptOverlap: overlap})
+			if err != nil {
+				return nil, err
+			}
+			return tap.NewValidatorSink(v, vc), nil
+		}
+		sink = &lazySink{ready: make(chan struct{})}
+		if cmd.Flags().Changed("schema") {
+			s, err := load()
+			if err != nil {
+				return usageErr(fmt.Errorf("tap: %w", err))
+			}
+			sink.sink = s
+			close(sink.ready)
+		} else {
+			go func() {
+				s, err := load()
+				if err != nil {
+					rep.notice(tap.Notice{Severity: "error", Rule: "tap.validator", Message: "validation off: " + err.Error()})
+				}
+				sink.sink = s
+				close(sink.ready)
+			}()
+		}
+		cfg.Sink = sink
 	}
 
 	// Signals for the server; SIGPIPE subscribed so that a client that
@@ -152,10 +211,26 @@ func runTap(cmd *cobra.Command, args []string) error {
 		return &exitError{Code: code, Err: fmt.Errorf("tap: starting %s: %w", args[0], err)}
 	}
 	errs, warns := 0, 0
-	if checker != nil {
-		errs, warns = checker.Counts()
+	validated := false
+	if sink != nil {
+		if vs := sink.get(); vs != nil {
+			validated = true
+			sum := vs.Summary()
+			errs, warns = sum.Errors, sum.Warnings
+			if !live {
+				if n := vs.NotKept(); n > 0 {
+					rep.notice(tap.Notice{Severity: "warning", Rule: "tap.findings-not-kept", AtMs: float64(res.Elapsed) / 1e6,
+						Message: fmt.Sprintf("%d findings after the first %d are counted but not in the %s report", n, tapKeepFindings, o.format)})
+				}
+				var r validate.Report
+				r.Add(streamName, vs.Result())
+				if err := validate.WriteReport(reportW, o.format, &r); err != nil {
+					fmt.Fprintln(os.Stderr, "dshgen tap: writing the report:", err)
+				}
+			}
+		}
 	}
-	rep.summary(res, checker != nil, errs, warns)
+	rep.summary(res, validated, errs, warns)
 	code := res.ExitCode
 	if code == 0 {
 		switch {
@@ -167,15 +242,6 @@ func runTap(cmd *cobra.Command, args []string) error {
 		return &exitError{Code: code}
 	}
 	return nil
-}
-
-// tapChecker is the validation side of the tap: a tap.Sink that reports
-// its findings as they happen and counts them.
-type tapChecker interface {
-	tap.Sink
-	// Counts returns the errors and warnings found so far (the tap's own
-	// notices not included).
-	Counts() (errors, warnings int)
 }
 
 // tapReporter writes the tap's report lines; safe for concurrent use.
@@ -190,6 +256,16 @@ func (r *tapReporter) line(s string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	io.WriteString(r.w, s)
+}
+
+// finding writes one validation finding as it is found.
+func (r *tapReporter) finding(f validate.Finding) {
+	if r.json {
+		b, _ := json.Marshal(f)
+		r.line(`{"kind":"finding",` + string(b[1:]) + "\n")
+		return
+	}
+	r.line(validate.TextLine(&f) + "\n")
 }
 
 func (r *tapReporter) notice(n tap.Notice) {
@@ -230,6 +306,7 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 			Kind               string       `json:"kind"`
 			ExitCode           int          `json:"exitCode"`
 			Signal             int          `json:"signal,omitempty"`
+			ServerExitedMs     float64      `json:"serverExitedMs"`
 			ElapsedMs          float64      `json:"elapsedMs"`
 			ClientToServer     tap.DirStats `json:"clientToServer"`
 			ServerToClient     tap.DirStats `json:"serverToClient"`
@@ -237,34 +314,68 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 			ValidationComplete bool         `json:"validationComplete"`
 			Errors             int          `json:"errors"`
 			Warnings           int          `json:"warnings"`
-		}{"summary", res.ExitCode, int(res.Signal), float64(res.Elapsed) / 1e6, res.ClientToServer, res.ServerToClient,
-			validated, res.ValidationComplete, errs, warns})
+			MaxRSSKiB          int64        `json:"tapMaxRssKiB"`
+		}{"summary", res.ExitCode, int(res.Signal), float64(res.ServerExited) / 1e6, float64(res.Elapsed) / 1e6, res.ClientToServer, res.ServerToClient,
+			validated, res.ValidationComplete, errs, warns, selfMaxRSS()})
 		r.line(string(b) + "\n")
 		return
 	}
 	r.line(fmt.Sprintf("dshgen tap: C->S %d lines (%d bytes), S->C %d lines (%d bytes); %s; server %s after %s\n",
 		res.ClientToServer.Lines, res.ClientToServer.Bytes, res.ServerToClient.Lines, res.ServerToClient.Bytes,
-		val, exit, res.Elapsed.Round(time.Millisecond)))
+		val, exit, res.ServerExited.Round(time.Millisecond)))
 }
 
-// newTapChecker returns the validator for the tap.
-//
-// TODO(issue 6): wire gen/validate's streaming API here once it lands; until
-// then frames are only counted.
-func newTapChecker(schemaPath string, maxFrame int64, rep *tapReporter) (tapChecker, error) {
-	return &countingChecker{}, nil
+// lazySink is the tap's Sink while the validator is being built: calls wait
+// until it is ready (they come from the tap's validation goroutine, never
+// from the forwarding path) and are dropped if building it failed.
+type lazySink struct {
+	ready chan struct{}
+	sink  *tap.ValidatorSink
 }
 
-// countingChecker counts frames and finds nothing.
-type countingChecker struct {
-	mu     sync.Mutex
-	frames int
+func (l *lazySink) get() *tap.ValidatorSink {
+	<-l.ready
+	return l.sink
 }
 
-func (c *countingChecker) Frame(dir string, line []byte, terminated bool, atMs float64) {
-	c.mu.Lock()
-	c.frames++
-	c.mu.Unlock()
+func (l *lazySink) Frame(dir string, line []byte, terminated bool, at time.Duration) {
+	if s := l.get(); s != nil {
+		s.Frame(dir, line, terminated, at)
+	}
 }
-func (c *countingChecker) Close(complete bool) {}
-func (c *countingChecker) Counts() (int, int)  { return 0, 0 }
+
+func (l *lazySink) Oversize(dir string, size int64, terminated bool, at time.Duration) {
+	if s := l.get(); s != nil {
+		s.Oversize(dir, size, terminated, at)
+	}
+}
+
+func (l *lazySink) End(dir string, eof bool, at time.Duration) {
+	if s := l.get(); s != nil {
+		s.End(dir, eof, at)
+	}
+}
+
+func (l *lazySink) Close(complete bool) {
+	if s := l.get(); s != nil {
+		s.Close(complete)
+	}
+}
+
+// selfMaxRSS returns the tap's own peak resident set size in KiB: VmHWM of
+// /proc/self/status (getrusage's ru_maxrss is no good here: on Linux it
+// also covers the image the process had before exec, i.e. whatever
+// spawned the tap), 0 if unknown.
+func selfMaxRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return n
+		}
+	}
+	return 0
+}

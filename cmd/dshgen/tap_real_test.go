@@ -48,7 +48,7 @@ func TestTapRealRuntime(t *testing.T) {
 	tapDir := filepath.Join(tmp, "tap")
 	captures := filepath.Join(tmp, "client-side")
 	os.MkdirAll(tapDir, 0o755)
-	serverCmd := dshgenBin + ` tap --format json --capture ` + tapDir + `/"$DSH_SCENARIO".log --report ` + tapDir +
+	serverCmd := dshgenBin + ` tap --format jsonl --capture ` + tapDir + `/"$DSH_SCENARIO".log --report ` + tapDir +
 		`/"$DSH_SCENARIO".report -- ../shared/real-runtime/start-runtime.sh`
 	run := exec.Command(filepath.Join(rr, "run.sh"), captures)
 	run.Dir = root

@@ -3,14 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -262,7 +263,8 @@ func TestTapCLIFloodSlowReader(t *testing.T) {
 	const flood = 256 << 20
 	argv, env := helperArgs("flood", "TAP_FLOOD_BYTES="+strconv.Itoa(flood))
 	capFile := filepath.Join(t.TempDir(), "capture.log")
-	r := startTap(t, env, append([]string{"--capture", capFile, "--"}, argv...)...)
+	report := filepath.Join(t.TempDir(), "report.jsonl")
+	r := startTap(t, env, append([]string{"--capture", capFile, "--report", report, "--format", "jsonl", "--"}, argv...)...)
 	r.stdin.Close()
 	buf := make([]byte, 256<<10)
 	var n int64
@@ -282,10 +284,18 @@ func TestTapCLIFloodSlowReader(t *testing.T) {
 	if n < flood {
 		t.Errorf("read %d bytes of %d", n, flood)
 	}
-	rss := r.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
-	t.Logf("flood of %d MiB through the tap (validation and capture on): peak RSS %d MiB", flood>>20, rss>>10)
-	if rss > 100<<10 {
-		t.Errorf("peak RSS %d MiB", rss>>10)
+	raw, _ := os.ReadFile(report)
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	var sum struct {
+		Kind      string `json:"kind"`
+		MaxRSSKiB int64  `json:"tapMaxRssKiB"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil || sum.Kind != "summary" || sum.MaxRSSKiB == 0 {
+		t.Fatalf("summary %q: %v", lines[len(lines)-1], err)
+	}
+	t.Logf("flood of %d MiB through the tap (validation and capture on): the tap's peak RSS %d MiB", flood>>20, sum.MaxRSSKiB>>10)
+	if sum.MaxRSSKiB > 100<<10 {
+		t.Errorf("peak RSS %d MiB", sum.MaxRSSKiB>>10)
 	}
 	if fi, err := os.Stat(capFile); err != nil || fi.Size() < flood {
 		t.Errorf("capture: %v %v", fi, err)
@@ -344,23 +354,110 @@ func tapCaseFiles(t *testing.T) []string {
 }
 
 // TestTapCLIReportStaysOffStdout: with --report the tap writes nothing but
-// the server's bytes to stdout and nothing of its own to stderr.
+// the server's bytes to stdout, and in the live formats nothing of its own
+// to stderr.
 func TestTapCLIReportStaysOffStdout(t *testing.T) {
 	dir := t.TempDir()
-	report := filepath.Join(dir, "report.json")
+	report := filepath.Join(dir, "report")
 	in := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}\nnot json\n"
-	for _, format := range []string{"text", "json"} {
-		r := startTap(t, os.Environ(), "--report", report, "--format", format, "--", "cat")
+	for _, tc := range []struct{ format, want string }{
+		{"text", "C->S 2 lines"},
+		{"jsonl", `"kind":"summary"`},
+		{"json", `"streams"`},
+		{"junit", "<testsuites"},
+		{"github", "::error"},
+	} {
+		r := startTap(t, os.Environ(), "--report", report, "--format", tc.format, "--", "cat")
 		io.WriteString(r.stdin, in)
 		r.stdin.Close()
 		out, _ := io.ReadAll(r.stdout)
-		if code := r.wait(t, 10*time.Second); code != 0 || string(out) != in || r.stderr.Len() != 0 {
-			t.Errorf("%s: exit %d, out %q, stderr %q", format, code, out, r.stderr.String())
+		code := r.wait(t, 10*time.Second)
+		if code != 0 || string(out) != in {
+			t.Errorf("%s: exit %d, out %q", tc.format, code, out)
+		}
+		if live := tc.format == "text" || tc.format == "jsonl"; live && r.stderr.Len() != 0 {
+			t.Errorf("%s: stderr %q", tc.format, r.stderr.String())
 		}
 		rep, _ := os.ReadFile(report)
-		if format == "json" && !bytes.Contains(rep, []byte(`"kind":"summary"`)) || format == "text" && !bytes.Contains(rep, []byte("C->S 2 lines")) {
-			t.Errorf("%s report:\n%s", format, rep)
+		if !bytes.Contains(rep, []byte(tc.want)) {
+			t.Errorf("%s report lacks %q:\n%s", tc.format, tc.want, rep)
 		}
+		if tc.format == "json" && !json.Valid(rep) {
+			t.Errorf("json report is not one JSON document:\n%s", rep)
+		}
+	}
+}
+
+// TestTapCLIFailOn: --fail-on error turns a clean server exit into 1 when
+// the traffic had errors; without it the server's status passes through.
+func TestTapCLIFailOn(t *testing.T) {
+	bad := `{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"s","status":"paused"}}` + "\n"
+	good := `{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"s","status":"idle"}}` + "\n"
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		frames string
+		args   []string
+		want   int
+	}{
+		{bad, nil, 0},
+		{bad, []string{"--fail-on", "none"}, 0},
+		{bad, []string{"--fail-on", "error"}, 1},
+		{good, []string{"--fail-on", "error"}, 0},
+		{bad, []string{"--fail-on", "error", "--no-validate"}, 0},
+	} {
+		f := filepath.Join(dir, "frames.jsonl")
+		os.WriteFile(f, []byte(tc.frames), 0o644)
+		r := startTap(t, os.Environ(), append(tc.args, "--", "cat", f)...)
+		r.stdin.Close()
+		io.Copy(io.Discard, r.stdout)
+		if code := r.wait(t, 10*time.Second); code != tc.want {
+			t.Errorf("%v: exit %d, want %d\n%s", tc.args, code, tc.want, r.stderr.String())
+		}
+	}
+	// A failing server keeps its own status.
+	r := startTap(t, os.Environ(), "--fail-on", "error", "--", "sh", "-c", "printf '%s' '"+strings.TrimSpace(bad)+"'; exit 3")
+	r.stdin.Close()
+	io.Copy(io.Discard, r.stdout)
+	if code := r.wait(t, 10*time.Second); code != 3 {
+		t.Errorf("failing server: exit %d, want 3", code)
+	}
+}
+
+// TestTapCLILiveMatchesValidate: the findings the tap prints live are the
+// lines `dshgen validate CAPTURE` prints for the tap's capture.
+func TestTapCLILiveMatchesValidate(t *testing.T) {
+	fx := filepath.Join("..", "..", "..", "shared", "fixtures", "real-captures", "malformed-lines")
+	client, err := os.ReadFile(filepath.Join(fx, "client-to-server.jsonl"))
+	if err != nil {
+		t.Skip("real-capture fixtures not present")
+	}
+	dir := t.TempDir()
+	capFile := filepath.Join(dir, "capture.log")
+	argv, env := helperArgs("emit-file", "TAP_FILE="+filepath.Join(fx, "server-to-client.jsonl"))
+	r := startTap(t, env, append([]string{"--capture", capFile, "--"}, argv...)...)
+	r.stdin.Write(client)
+	r.stdin.Close()
+	io.Copy(io.Discard, r.stdout)
+	if code := r.wait(t, 20*time.Second); code != 0 {
+		t.Fatalf("exit %d\n%s", code, r.stderr.String())
+	}
+	var live []string
+	for _, l := range strings.Split(r.stderr.String(), "\n") {
+		if strings.HasPrefix(l, capFile+":") {
+			live = append(live, l)
+		}
+	}
+	out, _ := exec.Command(dshgenBin, "validate", capFile).Output()
+	var file []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, capFile+":") {
+			file = append(file, l)
+		}
+	}
+	slices.Sort(live)
+	slices.Sort(file)
+	if len(file) == 0 || !slices.Equal(live, file) {
+		t.Errorf("live findings:\n%s\nvalidate on the capture:\n%s", strings.Join(live, "\n"), strings.Join(file, "\n"))
 	}
 }
 
@@ -372,6 +469,8 @@ func TestTapCLIUsage(t *testing.T) {
 		{nil, 2},
 		{[]string{"--"}, 2},
 		{[]string{"--format", "xml", "--", "true"}, 2},
+		{[]string{"--schema", "/nonexistent/schema.json", "--", "true"}, 2},
+		{[]string{"--prompt-overlap", "loud", "--", "true"}, 2},
 		{[]string{"--fail-on", "maybe", "--", "true"}, 2},
 		{[]string{"--", "/nonexistent/server"}, 127},
 		{[]string{"--", "true"}, 0},
@@ -385,11 +484,4 @@ func TestTapCLIUsage(t *testing.T) {
 			t.Errorf("tap %v: exit %d, want %d\n%s", tc.args, code, tc.want, out)
 		}
 	}
-}
-
-// runCtx is a bounded context for a test.
-func runCtx(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
 }

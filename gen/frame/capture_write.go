@@ -157,6 +157,10 @@ func (c *CaptureWriter) EOF(dir string, at time.Duration) error {
 	return c.err
 }
 
+// Buffered returns the number of bytes written to the buffer but not yet
+// flushed.
+func (c *CaptureWriter) Buffered() int { return c.w.Buffered() }
+
 // Flush writes buffered lines to the underlying writer. Held partial lines
 // stay held.
 func (c *CaptureWriter) Flush() error {
@@ -178,7 +182,7 @@ func (c *CaptureWriter) resetPending(d int) {
 func (c *CaptureWriter) writeTagged(tag string, at time.Duration, body []byte) {
 	c.w.WriteString(tag)
 	c.w.WriteByte('\t')
-	c.num = appendCaptureMs(c.num[:0], at, c.MsDecimals)
+	c.num = AppendCaptureMs(c.num[:0], at, c.MsDecimals)
 	c.w.Write(c.num)
 	c.w.WriteByte('\t')
 	if _, err := c.w.Write(body); err != nil && c.err == nil {
@@ -186,10 +190,11 @@ func (c *CaptureWriter) writeTagged(tag string, at time.Duration, body []byte) {
 	}
 }
 
-// appendCaptureMs appends at in milliseconds: truncated to an integer when
-// decimals <= 0, else with that many decimals (truncated, not rounded, so
-// that the integer part always equals the decimals-0 form).
-func appendCaptureMs(b []byte, at time.Duration, decimals int) []byte {
+// AppendCaptureMs appends at in milliseconds as the capture writes it:
+// truncated to an integer when decimals <= 0, else with that many decimals
+// (at most 6; truncated, not rounded, so that the integer part always
+// equals the decimals-0 form). Negative durations are written as 0.
+func AppendCaptureMs(b []byte, at time.Duration, decimals int) []byte {
 	if at < 0 {
 		at = 0
 	}

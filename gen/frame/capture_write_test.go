@@ -106,8 +106,8 @@ func TestCaptureWriterMsDecimals(t *testing.T) {
 		{12*time.Millisecond + 34567*time.Nanosecond, 6, "12.034567"},
 		{-time.Second, 1, "0.0"},
 	} {
-		if got := string(appendCaptureMs(nil, tc.at, tc.dec)); got != tc.want {
-			t.Errorf("appendCaptureMs(%v, %d) = %q, want %q", tc.at, tc.dec, got, tc.want)
+		if got := string(AppendCaptureMs(nil, tc.at, tc.dec)); got != tc.want {
+			t.Errorf("AppendCaptureMs(%v, %d) = %q, want %q", tc.at, tc.dec, got, tc.want)
 		}
 	}
 }

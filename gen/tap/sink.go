@@ -17,19 +17,26 @@ var dirNames = [2]string{ClientToServer, ServerToClient}
 
 // Sink receives the frames that pass through the tap, for validation. The
 // tap calls it from one goroutine of its own, never from the forwarding
-// path, in the order the tap read the bytes (both directions interleaved).
+// path, in the order the tap read the bytes (both directions interleaved),
+// which is also the order of the records in the capture: each Frame (or
+// Oversize) call is one capture record, and so is each End with eof true.
 type Sink interface {
 	// Frame is one line of direction dir (ClientToServer or
 	// ServerToClient) without its "\n" (a "\r" before it is kept).
 	// terminated is false only for a final fragment that had no "\n".
-	// atMs is the time the line's last byte was read, in milliseconds since
-	// the tap started. line is only valid during the call.
-	Frame(dir string, line []byte, terminated bool, atMs float64)
-	// Close is called once, after the last Frame. complete is false when
-	// the tap stopped feeding frames early (validation overflow, see
-	// Config.QueueBytes): frames are missing from that point on, so
-	// end-of-stream checks (unanswered requests and the like) would report
-	// false findings and should be skipped.
+	// at is when the line's last byte was read, since the tap started.
+	// line is only valid during the call.
+	Frame(dir string, line []byte, terminated bool, at time.Duration)
+	// End says dir's stream is over: eof is true when the sending side
+	// closed it (the capture's "(EOF)" record), false when the tap stopped
+	// reading first (the server exited while the client held stdin open,
+	// the client went away, drain timeout).
+	End(dir string, eof bool, at time.Duration)
+	// Close is called once, last. complete is false when the tap stopped
+	// feeding frames early (validation overflow, see Config.QueueBytes):
+	// frames are missing from that point on, so end-of-stream checks
+	// (unanswered requests and the like) would report false findings and
+	// should be skipped.
 	Close(complete bool)
 }
 
@@ -38,9 +45,9 @@ type Sink interface {
 // does not hand to Frame. Without it the tap reports them itself
 // (rule tap.frame-too-large).
 type OversizeSink interface {
-	// Oversize reports a line of size bytes (without "\n") in direction dir
-	// whose last byte was read at atMs; terminated as in Sink.Frame.
-	Oversize(dir string, size int64, terminated bool, atMs float64)
+	// Oversize reports a line of size bytes (without "\n", with a "\r"
+	// before it) in direction dir; terminated and at as in Sink.Frame.
+	Oversize(dir string, size int64, terminated bool, at time.Duration)
 }
 
 // lineSplitter turns one direction's chunks into lines for a Sink, holding

@@ -46,8 +46,8 @@ import (
 
 // Defaults for the zero values of Config's limits.
 const (
-	DefaultQueueBytes        = 32 << 20 // 32 MiB of chunks waiting for validation
-	DefaultCaptureQueueBytes = 32 << 20 // 32 MiB of chunks waiting for the capture file
+	DefaultQueueBytes        = 16 << 20 // 16 MiB of chunks waiting for validation
+	DefaultCaptureQueueBytes = 8 << 20  // 8 MiB of chunks waiting for the capture file
 	DefaultMaxFrameBytes     = 64 << 20 // 64 MiB: longer lines are not handed to the Sink
 	DefaultDrainTimeout      = time.Second
 	readBufSize              = 64 << 10
@@ -160,7 +160,10 @@ type Result struct {
 	// PeakQueueBytes is the largest amount of chunk data (plus 64 bytes per
 	// chunk) that waited for validation at once.
 	PeakQueueBytes int64
-	// Elapsed is the time from the start of the tap to the end of Run.
+	// ServerExited is when the server exited, since the tap started.
+	ServerExited time.Duration
+	// Elapsed is the time from the start of the tap to the end of Run
+	// (after the server's stdout was drained and the validator caught up).
 	Elapsed time.Duration
 	// Notices are the tap's own messages, in order.
 	Notices []Notice
@@ -212,7 +215,9 @@ func (t *tapper) observe(dir int, kind chunkKind, data []byte) bool {
 	}
 	c := chunk{dir: dir, kind: kind, at: t.since()}
 	if kind == kindData {
-		c.data = bytes.Clone(data)
+		if t.capQ != nil || (t.valQ != nil && !t.valCut) {
+			c.data = bytes.Clone(data)
+		}
 		t.stats[dir].Bytes += int64(len(data))
 		t.stats[dir].Lines += int64(bytes.Count(data, []byte{'\n'}))
 	} else {
@@ -224,16 +229,30 @@ func (t *tapper) observe(dir int, kind chunkKind, data []byte) bool {
 	}
 	if t.valQ != nil {
 		if t.valCut {
-			t.stats[dir].Unvalidated += int64(len(c.data))
+			t.stats[dir].Unvalidated += int64(len(data))
 		} else if !t.valQ.tryPush(c) {
 			t.valCut = true
-			t.stats[dir].Unvalidated += int64(len(c.data))
+			t.stats[dir].Unvalidated += int64(len(data))
 			t.notice("warning", RuleValidationOverflow, dir,
 				"validation fell %d bytes behind the traffic (C->S line %d, S->C line %d); validation stopped for both directions, forwarding and capture go on; validate the capture afterwards for the full verdict",
 				t.cfg.QueueBytes, t.stats[0].Lines+1, t.stats[1].Lines+1)
 		}
 	}
+	if kind != kindData {
+		t.wake()
+	}
 	return true
+}
+
+// wake tells the consumers at once that chunks are queued (they poll
+// otherwise, see queue).
+func (t *tapper) wake() {
+	if t.capQ != nil {
+		t.capQ.notify()
+	}
+	if t.valQ != nil {
+		t.valQ.notify()
+	}
 }
 
 // Run starts cfg.Command and proxies until the server has exited and its
@@ -312,8 +331,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	// The server's exit.
 	var exited atomic.Bool
 	exitedCh := make(chan struct{})
+	var exitAt time.Duration
 	go func() {
 		cmd.Wait()
+		exitAt = t.since()
 		exited.Store(true)
 		// Its stdout may be held open by a process it started: stop reading
 		// after DrainTimeout without data (re-armed by every read below).
@@ -398,6 +419,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	t.noteMu.Lock()
 	res.Notices = append([]Notice(nil), t.notices...)
 	t.noteMu.Unlock()
+	res.ServerExited = exitAt
 	res.Elapsed = t.since()
 	return res, nil
 }
@@ -489,16 +511,36 @@ func (t *tapper) pumpServer(r *os.File, exited *atomic.Bool) {
 	}
 }
 
-// captureLoop writes queued chunks to the capture, flushing after every
-// batch. After a write error it keeps draining (so forwarding never waits
-// on a dead capture) and reports once.
+// captureLoop writes queued chunks to the capture. Lines are flushed to
+// the file when 64 KiB are buffered, when the oldest buffered line is
+// captureFlushAge old, or after captureFlushAge without new chunks, so the
+// file lags the traffic by a few milliseconds at most without a write per
+// frame. After a write error it keeps draining (forwarding never waits on a
+// dead capture) and reports once.
 func (t *tapper) captureLoop() {
 	cw := frame.NewCaptureWriter(t.cfg.Capture)
 	cw.MsDecimals = t.cfg.CaptureMsDecimals
 	var buf []chunk
 	failed := false
+	var dirtySince time.Time
+	fail := func(err error) {
+		if err != nil && !failed {
+			failed = true
+			t.notice("error", RuleCaptureError, -1, "writing the capture: %v; the capture is incomplete", err)
+		}
+	}
+	flush := func() {
+		if !failed && cw.Buffered() > 0 {
+			fail(cw.Flush())
+		}
+		dirtySince = time.Time{}
+	}
 	for {
-		items, cost, done, _ := t.capQ.take(buf)
+		var pending func()
+		if !failed && cw.Buffered() > 0 {
+			pending = flush
+		}
+		items, cost, done, _ := t.capQ.take(buf, captureFlushAge, pending)
 		if !failed {
 			var err error
 			for _, c := range items {
@@ -514,12 +556,15 @@ func (t *tapper) captureLoop() {
 					break
 				}
 			}
-			if err == nil {
-				err = cw.Flush()
+			fail(err)
+			if n := cw.Buffered(); n == 0 {
+				dirtySince = time.Time{}
+			} else if dirtySince.IsZero() {
+				dirtySince = time.Now()
 			}
-			if err != nil {
-				failed = true
-				t.notice("error", RuleCaptureError, -1, "writing the capture: %v; the capture is incomplete", err)
+			if !failed && (done || cw.Buffered() >= 64<<10 || time.Since(dirtySince) >= captureFlushAge) {
+				fail(cw.Flush())
+				dirtySince = time.Time{}
 			}
 		}
 		clear(items)
@@ -531,6 +576,9 @@ func (t *tapper) captureLoop() {
 	}
 }
 
+// captureFlushAge bounds how long captured lines wait in memory.
+const captureFlushAge = 5 * time.Millisecond
+
 // validateLoop splits queued chunks into lines and hands them to the Sink.
 func (t *tapper) validateLoop() {
 	sink := t.cfg.Sink
@@ -541,10 +589,10 @@ func (t *tapper) validateLoop() {
 	var at time.Duration
 	for d := range sp {
 		sp[d] = lineSplitter{dir: dirNames[d], max: t.cfg.MaxFrameBytes}
-		frameFn[d] = func(line []byte, terminated bool) { sink.Frame(dirNames[d], line, terminated, msOf(at)) }
+		frameFn[d] = func(line []byte, terminated bool) { sink.Frame(dirNames[d], line, terminated, at) }
 		overFn[d] = func(size int64, terminated bool) {
 			if over != nil {
-				over.Oversize(dirNames[d], size, terminated, msOf(at))
+				over.Oversize(dirNames[d], size, terminated, at)
 				return
 			}
 			t.notice("warning", RuleFrameTooLarge, d, "a line of %d bytes exceeds the %d-byte frame limit; forwarded and captured, not validated", size, t.cfg.MaxFrameBytes)
@@ -552,7 +600,7 @@ func (t *tapper) validateLoop() {
 	}
 	var buf []chunk
 	for {
-		items, cost, done, cut := t.valQ.take(buf)
+		items, cost, done, cut := t.valQ.take(buf, 0, nil)
 		for _, c := range items {
 			at = c.at
 			switch c.kind {
@@ -560,6 +608,7 @@ func (t *tapper) validateLoop() {
 				sp[c.dir].feed(c.data, frameFn[c.dir], overFn[c.dir])
 			default:
 				sp[c.dir].end(frameFn[c.dir], overFn[c.dir])
+				sink.End(dirNames[c.dir], c.kind == kindEOF, c.at)
 			}
 		}
 		clear(items)

@@ -28,13 +28,14 @@ type recSink struct {
 	oversize []int64
 	closes   int
 	complete bool
+	ends     []string
 	delay    time.Duration
 	seen     map[string]bool // C->S lines, for the ordering test
 	order    bool
 	orderBad int
 }
 
-func (s *recSink) Frame(dir string, line []byte, terminated bool, atMs float64) {
+func (s *recSink) Frame(dir string, line []byte, terminated bool, at time.Duration) {
 	if s.delay > 0 {
 		time.Sleep(s.delay)
 	}
@@ -61,6 +62,12 @@ func (s *recSink) Frame(dir string, line []byte, terminated bool, atMs float64) 
 	}
 }
 
+func (s *recSink) End(dir string, eof bool, at time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ends = append(s.ends, dir+map[bool]string{true: "(EOF)", false: "(stop)"}[eof])
+}
+
 func (s *recSink) Close(complete bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -73,7 +80,7 @@ type overSink struct {
 	sizes []int64
 }
 
-func (s *overSink) Oversize(dir string, size int64, terminated bool, atMs float64) {
+func (s *overSink) Oversize(dir string, size int64, terminated bool, at time.Duration) {
 	s.mu.Lock()
 	s.sizes = append(s.sizes, size)
 	s.mu.Unlock()
@@ -140,6 +147,9 @@ func TestTapTransparencyRandom(t *testing.T) {
 		}
 		if sink.closes != 1 || !sink.complete || !res.ValidationComplete {
 			t.Errorf("seed %d: sink closes=%d complete=%v", seed, sink.closes, sink.complete)
+		}
+		if !contains(sink.ends, "C->S(EOF)") || !contains(sink.ends, "S->C(EOF)") || len(sink.ends) != 2 {
+			t.Errorf("seed %d: sink ends %v", seed, sink.ends)
 		}
 		if res.ClientToServer.Bytes != int64(len(client)) || res.ClientToServer.Forwarded != int64(len(client)) ||
 			res.ServerToClient.Bytes != int64(len(server)) || res.ServerToClient.Forwarded != int64(len(server)) ||
@@ -324,7 +334,11 @@ func TestTapStdinHeldOpen(t *testing.T) {
 	argv, env := helperCmd("never-read", "TAP_SLEEP_MS=100")
 	var out, capture bytes.Buffer
 	start := time.Now()
-	res := runTap(t, Config{Command: argv, Env: env, Stdin: pr, Stdout: &out, Capture: &capture})
+	sink := &recSink{}
+	res := runTap(t, Config{Command: argv, Env: env, Stdin: pr, Stdout: &out, Capture: &capture, Sink: sink})
+	if !contains(sink.ends, "C->S(stop)") || !contains(sink.ends, "S->C(EOF)") {
+		t.Errorf("sink ends %v", sink.ends)
+	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("took %v", d)
 	}

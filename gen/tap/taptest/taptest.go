@@ -50,6 +50,8 @@ func HelperCmd(mode string, env ...string) ([]string, []string) {
 //	kill-self     writes "x\n" then kills itself with signal $TAP_SIGNAL
 //	wait-signal   writes "ready\n", waits for SIGTERM/SIGINT, exits 7 on it
 //	              ($TAP_TRAP=0: default disposition, so the signal kills it)
+//	emit-file     writes the file $TAP_FILE to stdout in random-sized
+//	              pieces while draining stdin, then exits 0
 //	echo          copies stdin to stdout line by line, flushing each line
 //	respond       answers each request line at once with a valid response
 //	              carrying its id (initialize: serverInfo; session/prompt: a
@@ -117,6 +119,19 @@ func HelperMain(mode string) int {
 		case <-time.After(20 * time.Second):
 			return 98
 		}
+	case "emit-file":
+		b, err := os.ReadFile(os.Getenv("TAP_FILE"))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		done := make(chan struct{})
+		go func() { io.Copy(io.Discard, os.Stdin); close(done) }()
+		if _, err := WriteChunked(os.Stdout, b, uint64(len(b))); err != nil {
+			return 9
+		}
+		<-done
+		return 0
 	case "respond":
 		r := bufio.NewReaderSize(os.Stdin, 1<<20)
 		for {
