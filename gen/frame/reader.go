@@ -207,6 +207,9 @@ func (r *Reader) Next() (Line, error) {
 		}
 	}
 	l.Size = size
+	if l.TooLarge && int64(len(l.Head)) > size {
+		l.Head = l.Head[:size] // the CR of the CRLF terminator is not content
+	}
 	if !l.TooLarge && size > r.max {
 		l.TooLarge = true
 		h := r.buf

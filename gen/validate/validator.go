@@ -250,7 +250,7 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *gen.Type, val any) []iss
 	}
 	if t != nil && v.openReach[t] {
 		w := walker{v: v}
-		w.walkType(t, val, "", 0)
+		w.walkType(t, val, 0)
 		out = append(out, w.out...)
 	}
 	if v.opts.Snapshot {

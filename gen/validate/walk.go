@@ -2,6 +2,8 @@ package validate
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/dshgen/dshgen/gen"
 )
@@ -66,22 +68,43 @@ func openReach(m *gen.Model) map[*gen.Type]bool {
 type walker struct {
 	v   *Validator
 	out []issue
+	// path holds the pointer tokens of the current value; the pointer
+	// string is only built for an issue.
+	path []string
 }
 
-func (w *walker) walkRef(r *gen.TypeRef, val any, ptr string, depth int) {
+func (w *walker) ptr(extra string) string {
+	var b strings.Builder
+	for _, t := range w.path {
+		b.WriteByte('/')
+		b.WriteString(escapeToken(t))
+	}
+	if extra != "" {
+		b.WriteByte('/')
+		b.WriteString(escapeToken(extra))
+	}
+	return b.String()
+}
+
+func (w *walker) push(tok string) { w.path = append(w.path, tok) }
+func (w *walker) pop()            { w.path = w.path[:len(w.path)-1] }
+
+func (w *walker) walkRef(r *gen.TypeRef, val any, depth int) {
 	if r == nil || val == nil || depth > maxWalkDepth {
 		return
 	}
 	switch r.Kind {
 	case gen.RefNamed:
-		w.walkType(r.Named, val, ptr, depth+1)
+		w.walkType(r.Named, val, depth+1)
 	case gen.RefArray:
 		if !w.v.openReachRef(r.Elem) {
 			return
 		}
 		if a, ok := val.([]any); ok {
 			for i, x := range a {
-				w.walkRef(r.Elem, x, fmt.Sprintf("%s/%d", ptr, i), depth+1)
+				w.push(strconv.Itoa(i))
+				w.walkRef(r.Elem, x, depth+1)
+				w.pop()
 			}
 		}
 	case gen.RefMap:
@@ -90,13 +113,15 @@ func (w *walker) walkRef(r *gen.TypeRef, val any, ptr string, depth int) {
 		}
 		if o, ok := val.(map[string]any); ok {
 			for _, k := range sortedKeys(o) {
-				w.walkRef(r.Elem, o[k], ptr+"/"+escapeToken(k), depth+1)
+				w.push(k)
+				w.walkRef(r.Elem, o[k], depth+1)
+				w.pop()
 			}
 		}
 	}
 }
 
-func (w *walker) walkType(t *gen.Type, val any, ptr string, depth int) {
+func (w *walker) walkType(t *gen.Type, val any, depth int) {
 	if t == nil || !w.v.openReach[t] || depth > maxWalkDepth {
 		return
 	}
@@ -109,19 +134,23 @@ func (w *walker) walkType(t *gen.Type, val any, ptr string, depth int) {
 		declared := map[string]bool{}
 		for _, f := range t.Fields {
 			declared[f.Wire] = true
-			if x, ok := o[f.Wire]; ok {
-				w.walkRef(&f.Type, x, ptr+"/"+escapeToken(f.Wire), depth+1)
+			if x, ok := o[f.Wire]; ok && w.v.openReachRef(&f.Type) {
+				w.push(f.Wire)
+				w.walkRef(&f.Type, x, depth+1)
+				w.pop()
 			}
 		}
 		if t.Extra != nil && w.v.openReachRef(t.Extra) {
 			for _, k := range sortedKeys(o) {
 				if !declared[k] {
-					w.walkRef(t.Extra, o[k], ptr+"/"+escapeToken(k), depth+1)
+					w.push(k)
+					w.walkRef(t.Extra, o[k], depth+1)
+					w.pop()
 				}
 			}
 		}
 	case gen.KindAlias:
-		w.walkRef(t.Alias, val, ptr, depth+1)
+		w.walkRef(t.Alias, val, depth+1)
 	case gen.KindUnion:
 		u := t.Union
 		if u == nil {
@@ -139,13 +168,13 @@ func (w *walker) walkType(t *gen.Type, val any, ptr string, depth int) {
 			}
 			for _, x := range u.Variants {
 				if x.TagValue == tag {
-					w.walkType(x.Type, val, ptr, depth+1)
+					w.walkType(x.Type, val, depth+1)
 					return
 				}
 			}
 			if u.Open {
 				w.out = append(w.out, issue{
-					ptr: ptr + "/" + escapeToken(u.Tag), schema: u.FallbackPointer,
+					ptr: w.ptr(u.Tag), schema: u.FallbackPointer,
 					rule: RuleUnionUnknownTag, sev: Warning,
 					msg: fmt.Sprintf("unknown %s %s %q (accepted by the open union's fallback branch); known: %s", t.Name, u.Tag, tag, knownTags(u)),
 				})
@@ -154,7 +183,7 @@ func (w *walker) walkType(t *gen.Type, val any, ptr string, depth int) {
 			jt := jsonType(val)
 			for _, x := range u.Variants {
 				if x.JSONType == jt || (jt == "integer" && x.JSONType == "number") {
-					w.walkType(x.Type, val, ptr, depth+1)
+					w.walkType(x.Type, val, depth+1)
 					return
 				}
 			}
@@ -172,7 +201,7 @@ func (w *walker) walkType(t *gen.Type, val any, ptr string, depth int) {
 					}
 				}
 				if all {
-					w.walkType(x.Type, val, ptr, depth+1)
+					w.walkType(x.Type, val, depth+1)
 					return
 				}
 			}

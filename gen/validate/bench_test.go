@@ -1,0 +1,118 @@
+package validate
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// benchCorpus builds an NDJSON corpus of about DSHGEN_BENCH_MB megabytes
+// (default 8) from the real server-to-client frames of the clean
+// scenarios, each repetition with its own session ids (so seq and turn
+// numbering stay valid and every frame is checked in full).
+func benchCorpus(tb testing.TB) ([]byte, int) {
+	mb := 8
+	if s := os.Getenv("DSHGEN_BENCH_MB"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			mb = n
+		}
+	}
+	var frames [][]byte
+	for _, sc := range cleanScenarios {
+		for _, r := range loadCapture(tb, sc) {
+			if r.dir == "S->C" {
+				frames = append(frames, r.payload)
+			}
+		}
+	}
+	re := regexp.MustCompile(`"(?:sessionId|childSessionId|parentSessionId|agentId)":"[^"]+"`)
+	var b bytes.Buffer
+	n := 0
+	for k := 0; b.Len() < mb<<20; k++ {
+		suffix := "-" + strconv.Itoa(k)
+		for _, f := range frames {
+			g := re.ReplaceAllFunc(f, func(m []byte) []byte {
+				return append(append(append([]byte(nil), m[:len(m)-1]...), suffix...), '"')
+			})
+			b.Write(g)
+			b.WriteByte('\n')
+			n++
+		}
+	}
+	return b.Bytes(), n
+}
+
+func TestBenchCorpusClean(t *testing.T) {
+	t.Setenv("DSHGEN_BENCH_MB", "1")
+	data, n := benchCorpus(t)
+	v := shipped(t, Options{})
+	res := run(t, v, "corpus", data, Input{})
+	if len(res.Findings) != 0 || res.Frames != n {
+		t.Fatalf("corpus of %d frames: %d read, findings:\n%s", n, res.Frames, dumpFindings(res.Findings[:min(len(res.Findings), 20)]))
+	}
+}
+
+func benchValidate(b *testing.B, v *Validator) {
+	data, n := benchCorpus(b)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := v.ValidateReader(bytes.NewReader(data), Input{Name: "corpus"})
+		if err != nil || len(res.Findings) != 0 {
+			b.Fatalf("%v, %d findings", err, len(res.Findings))
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+}
+
+// BenchmarkValidate is the whole validator (framing, envelope, fast check,
+// walker for unknown tags, state rules) over real frames.
+func BenchmarkValidate(b *testing.B) { benchValidate(b, shipped(b, Options{})) }
+
+// BenchmarkValidateLibraryOnly is the same with the fast check off: every
+// value goes through santhosh-tekuri/jsonschema/v5.
+func BenchmarkValidateLibraryOnly(b *testing.B) {
+	v := shipped(b, Options{})
+	v.fast = nil
+	benchValidate(b, v)
+}
+
+// BenchmarkDecodeOnly is the floor of any design that decodes each frame
+// into map[string]any (encoding/json with UseNumber).
+func BenchmarkDecodeOnly(b *testing.B) {
+	data, n := benchCorpus(b)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if len(line) == 0 {
+				continue
+			}
+			d := json.NewDecoder(bytes.NewReader(line))
+			d.UseNumber()
+			var v any
+			if err := d.Decode(&v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+}
+
+// BenchmarkJSONValid is the floor of a byte-scanning design.
+func BenchmarkJSONValid(b *testing.B) {
+	data, n := benchCorpus(b)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if len(line) > 0 && !json.Valid(line) {
+				b.Fatal("invalid")
+			}
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+}
