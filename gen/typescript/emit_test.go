@@ -295,37 +295,66 @@ func runTSC(t *testing.T, tsc string, args ...string) {
 }
 
 // TestTSC generates every golden schema and the shipped one into a temp
-// dir and compiles each package without exactOptionalPropertyTypes and
-// noUncheckedIndexedAccess (consumers may not set them), then with its own
-// strict tsconfig plus, where the case has one, its TypeScript check
+// dir and compiles all the packages in one tsc process each time: once
+// without exactOptionalPropertyTypes and noUncheckedIndexedAccess (consumers
+// may not set them), then with the generated tsconfig.json's strict options
+// plus, where the case has one, its TypeScript check
 // (testdata/ts/golden/<case>/check.ts, which uses @ts-expect-error lines
 // that only hold under the strict options).
 func TestTSC(t *testing.T) {
 	tsc := tscPath(t)
-	dirs := goldenCases(t)
-	dirs = append(dirs, filepath.Join(repoRoot(t), "schema"))
+	root := t.TempDir()
+	dirs := append(goldenCases(t), filepath.Join(repoRoot(t), "schema"))
 	for _, dir := range dirs {
 		name := filepath.Base(dir)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			schemaPath := filepath.Join(dir, "schema.json")
-			if name == "schema" {
-				schemaPath = filepath.Join(dir, "dsh-sdk-protocol.schema.json")
-			}
-			out := t.TempDir()
-			if err := gen.WriteFiles(out, emitFile(t, schemaPath, gen.Options{}), false); err != nil {
+		schemaPath := filepath.Join(dir, "schema.json")
+		if name == "schema" {
+			schemaPath = filepath.Join(dir, "dsh-sdk-protocol.schema.json")
+		}
+		out := filepath.Join(root, name)
+		if err := gen.WriteFiles(out, emitFile(t, schemaPath, gen.Options{}), false); err != nil {
+			t.Fatal(err)
+		}
+		if check, err := os.ReadFile(filepath.Join(dir, "check.ts")); err == nil {
+			if err := os.WriteFile(filepath.Join(out, Dir, "src", "zz-check.ts"), check, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			pkg := filepath.Join(out, Dir)
-			runTSC(t, tsc, "-p", pkg, "--noEmit", "--exactOptionalPropertyTypes", "false", "--noUncheckedIndexedAccess", "false")
-			if check, err := os.ReadFile(filepath.Join(dir, "check.ts")); err == nil {
-				if err := os.WriteFile(filepath.Join(pkg, "src", "zz-check.ts"), check, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			runTSC(t, tsc, "-p", pkg, "--noEmit")
-		})
+		}
 	}
+	// The generated compiler options, read from one generated tsconfig.json
+	// (JSONC: its first line is the header comment).
+	raw, err := os.ReadFile(filepath.Join(root, "schema", Dir, "tsconfig.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		CompilerOptions map[string]any `json:"compilerOptions"`
+	}
+	if err := json.Unmarshal(raw[bytes.IndexByte(raw, '\n'):], &cfg); err != nil {
+		t.Fatalf("generated tsconfig.json: %v", err)
+	}
+	if cfg.CompilerOptions["strict"] != true || cfg.CompilerOptions["exactOptionalPropertyTypes"] != true || cfg.CompilerOptions["noUncheckedIndexedAccess"] != true {
+		t.Errorf("generated tsconfig.json lacks a strict option: %v", cfg.CompilerOptions)
+	}
+	delete(cfg.CompilerOptions, "rootDir")
+	delete(cfg.CompilerOptions, "outDir")
+	cfg.CompilerOptions["noEmit"] = true
+	write := func(name string, opts map[string]any, exclude []string) string {
+		b, _ := json.MarshalIndent(map[string]any{"compilerOptions": opts, "include": []string{"*/ts/src"}, "exclude": exclude}, "", "  ")
+		p := filepath.Join(root, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	loose := map[string]any{}
+	for k, v := range cfg.CompilerOptions {
+		loose[k] = v
+	}
+	loose["exactOptionalPropertyTypes"] = false
+	loose["noUncheckedIndexedAccess"] = false
+	runTSC(t, tsc, "-p", write("tsconfig.loose.json", loose, []string{"*/ts/src/zz-check.ts"}))
+	runTSC(t, tsc, "-p", write("tsconfig.strict.json", cfg.CompilerOptions, nil))
 }
 
 // TestCase07NoInjectedCode compiles the description-escaping case with
