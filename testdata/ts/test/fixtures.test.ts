@@ -27,6 +27,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import {
+  extraMembers,
   frameKind,
   isErrorResponse,
   isKnown,
@@ -467,6 +468,35 @@ for (const sc of corpus()) {
     }
   });
 }
+
+test("unknown event types and unknown members are typed and survive a round trip", () => {
+  const line = readFileSync(join(fixtures, "real-captures/text-turn/server-to-client.jsonl"), "utf8").split("\n").find((l) => l.includes('"type":"user/message"'));
+  assert.ok(line !== undefined);
+  // A newer peer: an event type this build does not know, and a member the user source does not declare.
+  const mutated = line.replace('"type":"user/message"', '"type":"plugin/new-thing"');
+  const unknownFrame = parseFrame(mutated);
+  assert.ok(isNotification(unknownFrame, "session.event"));
+  const anyEvent: WithUnknown<"SessionEvent"> = unknownFrame.params.event;
+  assert.equal(isKnown("SessionEvent", anyEvent), false);
+  if (!isKnown("SessionEvent", anyEvent)) {
+    const tag: string = anyEvent.type;
+    assert.equal(tag, "plugin/new-thing");
+    assert.equal(typeof anyEvent.data, "object");
+  }
+  assert.equal(JSON.stringify(unknownFrame), mutated);
+
+  const extra = line.replace('"source":{"kind":"user"}', '"source":{"kind":"user","clientTimeZone":"UTC","x-host":{"n":1}}');
+  assert.notEqual(extra, line);
+  const f = parseFrame(extra);
+  assert.ok(isNotification(f, "session.event"));
+  const e: WithUnknown<"SessionEvent"> = f.params.event;
+  assert.ok(isKnown("SessionEvent", e) && e.type === "user/message" && e.data.source.kind === "user");
+  if (e.type === "user/message" && e.data.source.kind === "user") {
+    assert.equal(e.data.source.clientTimeZone, "UTC");
+    assert.deepEqual(extraMembers("UserMessageSource", e.data.source), { "x-host": { n: 1 } });
+  }
+  assert.equal(JSON.stringify(f), extra);
+});
 
 test("every frame was narrowed and round-tripped", () => {
   assert.equal(totals.bytesIdentical, totals.frames, "some frames did not serialize back to the same bytes");
