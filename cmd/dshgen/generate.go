@@ -15,6 +15,7 @@ import (
 	"github.com/dshgen/dshgen/gen"
 	"github.com/dshgen/dshgen/gen/conformance"
 	"github.com/dshgen/dshgen/gen/golang"
+	"github.com/dshgen/dshgen/gen/python"
 	"github.com/dshgen/dshgen/gen/typescript"
 	"github.com/dshgen/dshgen/schema"
 )
@@ -32,6 +33,7 @@ var emitters = []struct {
 	emit func(*gen.Model, gen.Options) ([]gen.File, error)
 }{
 	{"go", golang.Emit},
+	{"python", python.Emit},
 	{"ts", typescript.Emit},
 }
 
