@@ -146,8 +146,6 @@ func TestDiffUsageErrors(t *testing.T) {
 		{"unknown flag", []string{"diff", "--colour", o, n}, "unknown flag"},
 		{"missing old", []string{"diff", "no/such.json", n}, "old schema: no/such.json"},
 		{"missing new", []string{"diff", o, "no/such.json"}, "new schema: no/such.json"},
-		{"unknown revision", []string{"diff", "no-such-rev:" + o, n}, "unknown git revision"},
-		{"missing in revision", []string{"diff", "HEAD:testdata/diff/no-such-file.json", n}, "HEAD:testdata/diff/no-such-file.json"},
 	}
 	if badSchema != "" {
 		cases = append(cases, struct {
@@ -239,6 +237,22 @@ func TestDiffGitRevisions(t *testing.T) {
 	code, out, _ = runDshgen(t, dir, "diff", "HEAD:schema/proto.json", "HEAD:schema/proto.json")
 	if code != 0 || !strings.Contains(out, "no changes") {
 		t.Fatalf("HEAD vs HEAD: exit %d\n%s", code, out)
+	}
+	// A revision or path git does not have is an input error.
+	code, out, errOut = runDshgen(t, dir, "diff", "no-such-rev:schema/proto.json", "schema/proto.json")
+	if code != 2 || out != "" || !strings.Contains(errOut, `unknown git revision "no-such-rev"`) {
+		t.Fatalf("unknown revision: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut = runDshgen(t, dir, "diff", "HEAD:schema/nope.json", "schema/proto.json")
+	if code != 2 || out != "" || !strings.Contains(errOut, "HEAD:schema/nope.json") {
+		t.Fatalf("missing in revision: exit %d, stderr %q", code, errOut)
+	}
+	// A schema problem in a revision names REV:path, not the temporary copy.
+	write("schema/proto.json", "{\"x-methods\": 3}\n")
+	gitIn("commit", "-q", "-am", "broken")
+	code, out, errOut = runDshgen(t, dir, "diff", "HEAD:schema/proto.json", "HEAD~1:schema/proto.json")
+	if code != 2 || out != "" || !strings.Contains(errOut, "HEAD:schema/proto.json") || strings.Contains(errOut, "dshgen-diff-rev-") {
+		t.Fatalf("broken revision: exit %d, stderr %q", code, errOut)
 	}
 	// Outside a repository REV:path is an input error.
 	code, _, errOut = runDshgen(t, t.TempDir(), "diff", "HEAD:proto.json", filepath.Join(dir, "schema", "proto.json"))

@@ -141,7 +141,7 @@ var Rules = []Rule{
 		"A required member was added: old senders do not send it and the new receiver rejects the value (old senders → new receivers). Constructors in the bindings need the new member."},
 	{"member-added-to-closed-object", WireBreaking, Widen, false, true,
 		"A member was added to a closed object (additionalProperties: false): new senders send it, old receivers reject an undeclared member (new senders → old receivers)."},
-	{"optional-member-removed", CodeBreaking, 0, true, true,
+	{"optional-member-removed", CodeBreaking, 0, true, false,
 		"An optional member was removed from an open object: old senders' member is kept as unknown, old receivers do without it. Its accessor disappears from the bindings."},
 	{"required-member-removed", WireBreaking, Widen, true, true,
 		"A required member was removed: new senders may leave it out and old receivers require it (new senders → old receivers)."},
@@ -193,7 +193,7 @@ var Rules = []Rule{
 		"A variant was added to an open tagged union: its tag was already valid for old receivers through the fallback branch (reported as unknown, never lost)."},
 	{"union-variant-removed", StrictReceivers, Narrow, true, true,
 		"A variant was removed from a tagged union that is closed in the new revision: old senders' tag is unknown to new receivers; the bindings keep it as an unknown variant, strict receivers reject it. The variant type disappears from the union in the bindings."},
-	{"open-union-variant-removed", CodeBreaking, 0, true, true,
+	{"open-union-variant-removed", CodeBreaking, 0, true, false,
 		"A variant was removed from a tagged union that is open in the new revision: old senders' tag is still valid (as an unknown tag through the fallback); code using the variant breaks."},
 	{"union-variant-tag-changed", WireBreaking, Both, true, true,
 		"A variant kept its type but its tag value changed: each revision reads the other's tag as a different (unknown) variant."},
@@ -269,6 +269,16 @@ func RulesMarkdown() string {
 	b.WriteString("and `wire-breaking-<direction>` becomes `wire-breaking-client-to-server` or\n")
 	b.WriteString("`wire-breaking-server-to-client`. A type that no method reaches (the JSON-RPC envelope definitions, or\n")
 	b.WriteString("a schema with only `$defs`) is checked as travelling both ways: the conservative choice.\n\n")
+	b.WriteString("Wire-breaking or strict? Both compare what one revision's sender may write with what the other\n")
+	b.WriteString("revision's receiver accepts. The protocol's extension policy says receivers keep what they do not\n")
+	b.WriteString("know at its extension points: unknown members of open objects, unknown tags of tagged unions (kept\n")
+	b.WriteString("as an unknown variant), unknown enum strings, and unknown notifications/methods (dropped, or\n")
+	b.WriteString("answered with an error). A change whose only casualty is a receiver that refuses unknowns at those\n")
+	b.WriteString("points is `wire-strict-receivers` — in either pairing, so removing an enum value or a variant is strict\n")
+	b.WriteString("like adding one (the removal also breaks code). Everything else a schema-following receiver rejects\n")
+	b.WriteString("is wire-breaking: types, required members, null, closed objects, consts, untagged unions, and\n")
+	b.WriteString("constraints (minimum, maxLength, pattern, …), which are contracts that real receivers enforce (the\n")
+	b.WriteString("runtime rejects `initialize.maxTokens` < 1), not extension points.\n\n")
 	b.WriteString("Which pairing breaks: *old → new* means senders of the old revision talking to receivers of the new\n")
 	b.WriteString("one (the new revision accepts less); *new → old* the reverse (the new revision may send more).\n\n")
 	b.WriteString("Categories, mildest first (`--fail-on` fails on the named category or worse):\n\n")
