@@ -39,6 +39,10 @@ type tapFlags struct {
 
 var tapOpts tapFlags
 
+// tapForwardedSignals are passed on to the server (the tap exits when the
+// server does, not on a signal of its own).
+var tapForwardedSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2}
+
 // tapKeepFindings bounds the findings held for a json, junit or github
 // report (the live formats hold none).
 const tapKeepFindings = 100000
@@ -55,9 +59,13 @@ way) and, with --capture, written to an interleaved capture that
 summary) goes to stderr or --report, never to stdout.
 
 The tap exits with CMD's exit status (128+N when signal N killed it).
-SIGINT, SIGTERM and SIGHUP are forwarded to CMD; EOF on stdin closes CMD's
-stdin; once CMD has exited and its stdout is drained the tap exits, even if
-the client still holds stdin open.`,
+SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 are forwarded to CMD;
+EOF on stdin closes CMD's stdin; once CMD has exited and its stdout is
+drained the tap exits, even if the client still holds stdin open.
+
+When validation falls more than --queue-bytes behind the traffic, the tap
+stops validating (both directions) and says so once (tap.validation-overflow);
+forwarding and the capture never wait for the validator.`,
 	Example: `  dshgen tap --capture run.log -- node server.js
   DSH_SERVER_CMD='dshgen tap --capture /tmp/$DSH_SCENARIO.log --report /tmp/$DSH_SCENARIO.report -- ../shared/real-runtime/start-runtime.sh'`,
 	Args:                  cobra.ArbitraryArgs,
@@ -195,7 +203,7 @@ func runTap(cmd *cobra.Command, args []string) error {
 	// Signals for the server; SIGPIPE subscribed so that a client that
 	// closes its end makes writes to stdout fail instead of killing the tap.
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, tapForwardedSignals...)
 	defer signal.Stop(sigs)
 	pipes := make(chan os.Signal, 1)
 	signal.Notify(pipes, syscall.SIGPIPE)
