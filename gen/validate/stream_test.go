@@ -296,3 +296,24 @@ func TestMixedDirection(t *testing.T) {
 		t.Errorf("direction of an unpaired response: %q", res.Findings[0].Direction)
 	}
 }
+
+// TestDeepInvalidFrame: a small frame with 1000 nested arrays and an error
+// elsewhere gets one finding at once (the library alone would take tens of
+// seconds on it).
+func TestDeepInvalidFrame(t *testing.T) {
+	v := shipped(t, Options{})
+	deep := strings.Repeat("[", 1000) + "1" + strings.Repeat("]", 1000)
+	bad := event("s", 0, "tool/call", `{"turn":"x","step":1,"callId":"c","name":"n","arguments":"{}","extra":`+deep+`}`)
+	ok := event("s", 0, "tool/result", `{"turn":1,"step":1,"meta":`+deep+`,"message":{"source":{"kind":"tool","callId":"c"},"content":[{"type":"tool-result","toolCallId":"c","content":[{"type":"text","text":"x"}],"isError":false}],"role":"user","id":"u"}}`, `"sourceEventSeqs":[0]`, `"surfaceOp":"append"`)
+	res := run(t, v, "deep", []byte(bad+"\n"), Input{})
+	if len(res.Findings) != 1 || res.Findings[0].Rule != RuleParams || !strings.Contains(res.Findings[0].Message, "more than 128 levels") {
+		t.Errorf("deep invalid frame:\n%s", dumpFindings(res.Findings))
+	}
+	// Valid at any depth: the fast check accepts it (meta is a JsonValue).
+	res = run(t, v, "deep", []byte(ok+"\n"), Input{})
+	for _, f := range res.Findings {
+		if strings.Contains(f.Message, "levels deep") {
+			t.Errorf("deep valid value not accepted: %s", TextLine(&f))
+		}
+	}
+}

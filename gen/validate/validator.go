@@ -235,8 +235,28 @@ type issue struct {
 // pruned library errors plus the unknown tags of open unions.
 func (v *Validator) checkValue(s *jsonschema.Schema, t *gen.Type, val any) []issue {
 	var out []issue
-	if t != nil && v.fastAccepts(t, val) {
+	fv := unknown
+	if t != nil {
+		if n := v.fast[t.Pointer]; n != nil {
+			fv = n.check(val, 0)
+		}
+	}
+	if fv == accept {
 		// Valid: the library would say the same (see fast.go).
+	} else if depth(val, 0) > MaxReportDepth {
+		// The library's cost grows with the square of the nesting depth
+		// (its keyword locations are rebuilt at every level): a 2 KB frame
+		// of 1000 nested arrays takes it tens of seconds. Such a value is
+		// not handed to it.
+		name := "its type"
+		if t != nil {
+			name = t.Name
+		}
+		if fv == reject {
+			out = append(out, issue{msg: fmt.Sprintf("does not match %s; it nests more than %d levels deep, so the detailed report is skipped", name, MaxReportDepth)})
+		} else {
+			out = append(out, issue{sev: Warning, msg: fmt.Sprintf("not checked against %s: it nests more than %d levels deep", name, MaxReportDepth)})
+		}
 	} else if err := s.Validate(val); err != nil {
 		ve, ok := err.(*jsonschema.ValidationError)
 		if !ok {
@@ -263,6 +283,41 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *gen.Type, val any) []iss
 // into one, messages sorted and joined, so each problem value gives one
 // finding; identical messages are kept once. The library's cause order
 // follows Go map order, so everything is sorted here.
+// MaxReportDepth is the deepest nesting of a value that is handed to the
+// validation library for a detailed report (only values the fast check
+// does not accept are; valid values of any depth are accepted by it).
+const MaxReportDepth = 128
+
+// depth returns the nesting depth of a decoded value (0 for a scalar),
+// stopping early above MaxReportDepth.
+func depth(v any, d int) int {
+	if d > MaxReportDepth {
+		return d
+	}
+	best := d
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if n := depth(e, d+1); n > best {
+				best = n
+			}
+		}
+		if len(x) == 0 {
+			best = d + 1
+		}
+	case []any:
+		for _, e := range x {
+			if n := depth(e, d+1); n > best {
+				best = n
+			}
+		}
+		if len(x) == 0 {
+			best = d + 1
+		}
+	}
+	return best
+}
+
 // fastAccepts reports whether the fast check accepts val as a t.
 func (v *Validator) fastAccepts(t *gen.Type, val any) bool {
 	n := v.fast[t.Pointer]
