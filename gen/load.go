@@ -296,7 +296,7 @@ func (l *loader) refTarget(from *doc, ref string) (loc, error) {
 	abs := filepath.Join(filepath.Dir(from.path), filepath.FromSlash(u.Path))
 	d := l.docs[abs]
 	if d == nil {
-		raw, err := os.ReadFile(abs)
+		raw, err := readSibling(abs)
 		if err != nil {
 			return loc{}, fmt.Errorf("$ref %q: cannot read %s: %v", ref, abs, err)
 		}
@@ -312,6 +312,41 @@ func (l *loader) refTarget(from *doc, ref string) (loc, error) {
 		l.scanRefs(d)
 	}
 	return loc{d, frag}, nil
+}
+
+// maxSiblingBytes bounds a schema file reached by a relative $ref.
+const maxSiblingBytes = 64 << 20
+
+// readSibling reads a schema file named by a relative $ref: a regular file
+// of at most maxSiblingBytes. A $ref to /dev/zero, a FIFO or a directory is
+// refused instead of read forever (or blocking).
+func readSibling(abs string) ([]byte, error) {
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("it is a directory, not a schema file")
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("it is not a regular file (a device, FIFO or socket is never read)")
+	}
+	if st.Size() > maxSiblingBytes {
+		return nil, fmt.Errorf("file of %d bytes is larger than the %d-byte limit for a schema file", st.Size(), maxSiblingBytes)
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, maxSiblingBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > maxSiblingBytes {
+		return nil, fmt.Errorf("file grew past the %d-byte limit for a schema file while being read", maxSiblingBytes)
+	}
+	return raw, nil
 }
 
 // compile compiles the schema node at ptr of the root document with the
