@@ -1,0 +1,428 @@
+package hardinputs_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dshgen/dshgen/gen"
+	"github.com/dshgen/dshgen/gen/corpus"
+	"github.com/dshgen/dshgen/gen/python"
+)
+
+// The harness: TestMain builds dshgen, finds the languages its generate
+// command registers, the compilers, and starts a loopback listener that
+// counts connections (the "never fetched" proof).
+
+// guardAddr is the loopback address the hostile schemas' remote $refs name.
+// Every dshgen run also gets HTTP_PROXY/HTTPS_PROXY/ALL_PROXY pointing at
+// it, so a fetch of any http(s) URL, loopback or not, would connect here.
+const guardAddr = "127.0.0.1:39217"
+
+var (
+	root    string // repository root
+	dshgen  string // the built binary
+	langs   []string
+	tscJS   string // testdata/ts/node_modules/typescript/bin/tsc
+	mypyCmd []string
+	guard   *listenGuard
+	notes   []string // loud notices printed once at the end
+)
+
+// langDirs maps a --lang name to the top directory of its files under --out.
+var langDirs = map[string]string{"go": "go", "python": "python", "ts": "ts"}
+
+func TestMain(m *testing.M) {
+	code, err := setup()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "hardinputs: setup:", err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(filepath.Dir(dshgen))
+	code = m.Run()
+	guard.Close()
+	for _, n := range notes {
+		fmt.Fprintln(os.Stderr, "hardinputs: NOTE:", n)
+	}
+	os.Exit(code)
+}
+
+func setup() (int, error) {
+	root = corpus.RepoRoot()
+	dir, err := os.MkdirTemp("", "dshgen-hardinputs-")
+	if err != nil {
+		return 0, err
+	}
+	dshgen = filepath.Join(dir, "dshgen")
+	build := exec.Command("go", "build", "-o", dshgen, "./cmd/dshgen")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("go build ./cmd/dshgen: %v\n%s", err, out)
+	}
+	// The registered languages, from the help text of --lang
+	// ("languages to generate: go,ts or all").
+	help, err := exec.Command(dshgen, "generate", "--help").CombinedOutput()
+	if err != nil {
+		return 0, fmt.Errorf("dshgen generate --help: %v\n%s", err, help)
+	}
+	mm := regexp.MustCompile(`languages to generate: ([a-z0-9,]+) or all`).FindSubmatch(help)
+	if mm == nil {
+		return 0, fmt.Errorf("cannot find the registered languages in `dshgen generate --help`:\n%s", help)
+	}
+	langs = strings.Split(string(mm[1]), ",")
+	for _, l := range langs {
+		if langDirs[l] == "" {
+			return 0, fmt.Errorf("dshgen registers --lang %q, which these tests do not know how to compile: add it to langDirs and compile()", l)
+		}
+	}
+	if !registered("python") {
+		notes = append(notes, "--lang python is not registered in `dshgen generate`: the Python bindings were generated in-process with gen/python.Emit (the emitter the CLI will register) and checked the same way")
+	}
+	if registered("ts") {
+		if tscJS, err = findTSC(); err != nil {
+			return 0, err
+		}
+	}
+	mypyCmd = findMypy()
+	if mypyCmd == nil {
+		notes = append(notes, "mypy is not installed (python3 -m mypy, or DSHGEN_MYPY=/path/to/mypy): the generated Python was checked by `python3 -W error` import only, not by mypy --strict")
+	}
+	guard, err = newListenGuard(guardAddr)
+	if err != nil {
+		return 0, fmt.Errorf("the no-fetch guard needs %s free: %w", guardAddr, err)
+	}
+	return 0, nil
+}
+
+func registered(lang string) bool {
+	for _, l := range langs {
+		if l == lang {
+			return true
+		}
+	}
+	return false
+}
+
+// findTSC returns the pinned TypeScript compiler, installing testdata/ts's
+// locked packages with `npm ci` when they are not there yet (as
+// testdata/ts/check.sh does).
+func findTSC() (string, error) {
+	p := filepath.Join(root, "testdata", "ts", "node_modules", "typescript", "bin", "tsc")
+	if _, err := os.Stat(p); err == nil {
+		return p, nil
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		return "", fmt.Errorf("TypeScript is registered (--lang ts) but %s is missing and npm is not on PATH: run npm ci --prefix testdata/ts", p)
+	}
+	cmd := exec.Command("npm", "ci", "--prefix", filepath.Join(root, "testdata", "ts"), "--no-audit", "--no-fund", "--loglevel=error")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("npm ci --prefix testdata/ts: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("npm ci --prefix testdata/ts did not install %s", p)
+	}
+	return p, nil
+}
+
+func findMypy() []string {
+	if p := os.Getenv("DSHGEN_MYPY"); p != "" {
+		return []string{p}
+	}
+	for _, c := range [][]string{
+		{filepath.Join(root, "testdata", "python", ".venv", "bin", "mypy")},
+		{"python3", "-m", "mypy"},
+	} {
+		if err := exec.Command(c[0], append(c[1:], "--version")...).Run(); err == nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// listenGuard accepts and counts connections on a loopback address.
+type listenGuard struct {
+	ln    net.Listener
+	n     atomic.Int64
+	mu    sync.Mutex
+	peers []string
+}
+
+func newListenGuard(addr string) (*listenGuard, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	g := &listenGuard{ln: ln}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			g.n.Add(1)
+			buf := make([]byte, 256)
+			c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+			k, _ := c.Read(buf)
+			g.mu.Lock()
+			g.peers = append(g.peers, fmt.Sprintf("%s sent %q", c.RemoteAddr(), buf[:k]))
+			g.mu.Unlock()
+			c.Close()
+		}
+	}()
+	return g, nil
+}
+
+func (g *listenGuard) Close() {
+	if g != nil {
+		g.ln.Close()
+	}
+}
+
+func (g *listenGuard) Count() int64 { return g.n.Load() }
+
+func (g *listenGuard) Seen() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return strings.Join(g.peers, "; ")
+}
+
+// proxyEnv sends every proxied HTTP(S) request of a child to the guard.
+func proxyEnv() []string {
+	p := "http://" + guardAddr
+	return []string{"HTTP_PROXY=" + p, "HTTPS_PROXY=" + p, "ALL_PROXY=" + p, "http_proxy=" + p, "https_proxy=" + p, "NO_PROXY=", "no_proxy="}
+}
+
+// result is one finished command.
+type result struct {
+	code     int
+	stdout   string
+	stderr   string
+	timedOut bool
+	elapsed  time.Duration
+}
+
+// runCmd runs name args in dir with extra environment and a timeout.
+func runCmd(dir string, env []string, timeout time.Duration, name string, args ...string) result {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String(), elapsed: time.Since(start)}
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		r.timedOut, r.code = true, -1
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		r.code, r.stderr = -1, err.Error()
+	}
+	return r
+}
+
+// generate runs `dshgen generate --schema schema --out out` (every
+// registered language) and, when the CLI does not register Python, writes
+// the Python bindings with gen/python.Emit beside them. It returns the CLI's
+// result and the in-process Python error (nil when not used or fine).
+func generate(t *testing.T, schema, out string, timeout time.Duration, extra ...string) (result, error) {
+	t.Helper()
+	args := append([]string{"generate", "--schema", schema, "--out", out}, extra...)
+	r := runCmd(root, proxyEnv(), timeout, dshgen, args...)
+	if r.code != 0 || registered("python") {
+		return r, nil
+	}
+	m, err := gen.Load(schema)
+	if err != nil {
+		return r, fmt.Errorf("gen.Load after the CLI succeeded: %w", err)
+	}
+	files, err := python.Emit(m, gen.Options{Version: "test"})
+	if err != nil {
+		return r, fmt.Errorf("gen/python.Emit: %w", err)
+	}
+	if err := gen.WriteFiles(out, files, false); err != nil {
+		return r, fmt.Errorf("writing the Python files: %w", err)
+	}
+	return r, nil
+}
+
+// checkedLangs lists the languages whose output a generate run produced.
+func checkedLangs() []string {
+	out := append([]string(nil), langs...)
+	if !registered("python") {
+		out = append(out, "python")
+	}
+	sort.Strings(out)
+	return out
+}
+
+// compile compiles one language's output under out (the --out directory)
+// with its own tools and fails the test loudly on any problem.
+func compile(t *testing.T, lang, out string) {
+	t.Helper()
+	dir := filepath.Join(out, langDirs[lang])
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Errorf("%s: generate wrote no %s/ directory", lang, langDirs[lang])
+		return
+	}
+	switch lang {
+	case "go":
+		compileGo(t, out)
+	case "python":
+		compilePython(t, dir)
+	case "ts":
+		compileTS(t, dir)
+	default:
+		t.Fatalf("no compile step for %s", lang)
+	}
+}
+
+func compileGo(t *testing.T, out string) {
+	t.Helper()
+	// A scratch module around out/go (the generated code is stdlib-only).
+	mod := filepath.Join(out, "go.mod")
+	if err := os.WriteFile(mod, []byte("module example.com/hardinputs\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(mod)
+	if r := runCmd(out, nil, 2*time.Minute, "gofmt", "-l", "go"); r.code != 0 || strings.TrimSpace(r.stdout) != "" {
+		t.Errorf("go: gofmt -l: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCmd(out, []string{"GOWORK=off"}, 5*time.Minute, "go", "vet", "./..."); r.code != 0 {
+		t.Errorf("go: go vet ./... (generated Go does not compile or vet): exit %d\n%s", r.code, clip(r.stdout+r.stderr))
+	}
+}
+
+func compilePython(t *testing.T, dir string) {
+	t.Helper()
+	pkgs, _ := filepath.Glob(filepath.Join(dir, "*", "__init__.py"))
+	if len(pkgs) != 1 {
+		t.Errorf("python: want one package under %s, found %v", dir, pkgs)
+		return
+	}
+	pkg := filepath.Base(filepath.Dir(pkgs[0]))
+	code := fmt.Sprintf("import %[1]s, %[1]s.types, %[1]s.methods, %[1]s.codec", pkg)
+	r := runCmd(dir, []string{"PYTHONPATH=" + dir, "PYTHONDONTWRITEBYTECODE=1"}, 2*time.Minute, "python3", "-W", "error", "-c", code)
+	if r.code != 0 {
+		t.Errorf("python: python3 -W error -c %q: exit %d\n%s", code, r.code, clip(r.stdout+r.stderr))
+	} else if r.stdout != "" || r.stderr != "" {
+		t.Errorf("python: importing the generated package printed something (code from the schema ran?):\n%s", clip(r.stdout+r.stderr))
+	}
+	if mypyCmd != nil {
+		args := append(mypyCmd[1:], "--strict", "--no-incremental", "--cache-dir", os.DevNull, filepath.Join(dir, pkg))
+		r := runCmd(dir, nil, 5*time.Minute, mypyCmd[0], args...)
+		if r.code != 0 {
+			t.Errorf("python: mypy --strict: exit %d\n%s", r.code, clip(r.stdout+r.stderr))
+		}
+	}
+}
+
+func compileTS(t *testing.T, dir string) {
+	t.Helper()
+	r := runCmd(dir, nil, 5*time.Minute, "node", tscJS, "-p", filepath.Join(dir, "tsconfig.json"), "--noEmit")
+	if r.code != 0 {
+		t.Errorf("ts: tsc -p tsconfig.json --noEmit (strict): exit %d\n%s", r.code, clip(r.stdout+r.stderr))
+	}
+}
+
+// goUnexported lists the generated Go package's unexported type names and
+// struct fields outside the runtime helpers (every schema-derived
+// identifier must be exported).
+func goUnexported(t *testing.T, out string) []string {
+	t.Helper()
+	var bad []string
+	files, _ := filepath.Glob(filepath.Join(out, "go", "*", "types.go"))
+	for _, f := range files {
+		fs := token.NewFileSet()
+		af, err := parser.ParseFile(fs, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Errorf("parse %s: %v", f, err)
+			continue
+		}
+		for _, d := range af.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range g.Specs {
+				ts := s.(*ast.TypeSpec)
+				if !ts.Name.IsExported() {
+					bad = append(bad, "type "+ts.Name.Name)
+				}
+				if st, ok := ts.Type.(*ast.StructType); ok {
+					for _, fl := range st.Fields.List {
+						for _, n := range fl.Names {
+							if !n.IsExported() {
+								bad = append(bad, ts.Name.Name+"."+n.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return bad
+}
+
+// forbidLines reports lines of lang's files that match re.
+func forbidLines(t *testing.T, out, lang, re string) {
+	t.Helper()
+	rx := regexp.MustCompile(re)
+	filepath.WalkDir(filepath.Join(out, langDirs[lang]), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if rx.MatchString(line) {
+				rel, _ := filepath.Rel(out, p)
+				t.Errorf("%s:%d matches %q: %q", rel, i+1, re, line)
+			}
+		}
+		return nil
+	})
+}
+
+// listFiles lists the files under dir (relative, sorted).
+func listFiles(dir string) []string {
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+func clip(s string) string {
+	const max = 6000
+	if len(s) > max {
+		return s[:max] + fmt.Sprintf("\n... (%d more bytes)", len(s)-max)
+	}
+	return s
+}

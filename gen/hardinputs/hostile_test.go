@@ -1,0 +1,123 @@
+package hardinputs_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// expectation is a hostile case's expect.json (testdata/hostile/README.md).
+type expectation struct {
+	// Outcome is "generates" (exit 0, and the output of every language
+	// compiles) or "refused" (exit 2, every pointer named, no file written).
+	Outcome string `json:"outcome"`
+	About   string `json:"about"`
+	// Pointers must each appear in the error output (refused).
+	Pointers []string `json:"pointers"`
+	// Messages must each appear in the error output (refused).
+	Messages []string `json:"messages"`
+	// Forbid: no line of a language's output may match the regexp.
+	Forbid []struct {
+		Lang   string `json:"lang"`
+		Regexp string `json:"regexp"`
+	} `json:"forbid"`
+	// GoExported: every type and field of the Go types.go is exported.
+	GoExported bool `json:"go_exported"`
+	// Network: the case names the guard's address; nothing may connect.
+	Network bool `json:"network"`
+	// TimeoutSeconds bounds the generate run (default 120).
+	TimeoutSeconds int `json:"timeout_seconds"`
+}
+
+// TestHostileSchemas runs `dshgen generate` on every schema of
+// testdata/hostile and checks the outcome its expect.json states. Every
+// dshgen run has HTTP(S)_PROXY set to a loopback listener and the remote
+// $refs name that listener, so any fetch attempt is seen.
+func TestHostileSchemas(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(root, "testdata", "hostile", "*", "expect.json"))
+	if err != nil || len(dirs) < 20 {
+		t.Fatalf("want at least 20 hostile cases, found %d (%v)", len(dirs), err)
+	}
+	t.Logf("checking the generated output in: %s", strings.Join(checkedLangs(), ", "))
+	for _, ef := range dirs {
+		dir := filepath.Dir(ef)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var exp expectation
+			raw, err := os.ReadFile(ef)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(raw, &exp); err != nil {
+				t.Fatalf("%s: %v", ef, err)
+			}
+			runHostile(t, filepath.Join(dir, "schema.json"), exp)
+		})
+	}
+}
+
+func runHostile(t *testing.T, schema string, exp expectation) {
+	out := filepath.Join(t.TempDir(), "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(out, "KEEP")
+	if err := os.WriteFile(marker, []byte("written before generate\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	timeout := 120 * time.Second
+	if exp.TimeoutSeconds > 0 {
+		timeout = time.Duration(exp.TimeoutSeconds) * time.Second
+	}
+	before := guard.Count()
+	r, pyErr := generate(t, schema, out, timeout)
+	if exp.Network || guard.Count() != before {
+		if n := guard.Count() - before; n != 0 {
+			t.Errorf("dshgen connected to the network: %d connection(s) to %s: %s", n, guardAddr, guard.Seen())
+		}
+	}
+	if r.timedOut {
+		t.Fatalf("dshgen generate did not finish in %v (want: %s)\nstderr: %s", timeout, exp.Outcome, clip(r.stderr))
+	}
+	switch exp.Outcome {
+	case "refused":
+		if r.code != 2 {
+			t.Errorf("exit %d, want 2 (refused: %s)\nstderr: %s", r.code, exp.About, clip(r.stderr))
+		}
+		for _, p := range exp.Pointers {
+			if !strings.Contains(r.stderr, p+":") && !strings.Contains(r.stderr, p+" ") {
+				t.Errorf("the error output does not name %s\nstderr: %s", p, clip(r.stderr))
+			}
+		}
+		for _, m := range exp.Messages {
+			if !strings.Contains(r.stderr, m) {
+				t.Errorf("the error output does not say %q\nstderr: %s", m, clip(r.stderr))
+			}
+		}
+		if files := listFiles(out); len(files) != 1 || files[0] != "KEEP" {
+			t.Errorf("a refused schema wrote files: %v", files)
+		}
+	case "generates":
+		if r.code != 0 {
+			t.Fatalf("exit %d, want 0 (%s)\nstderr: %s", r.code, exp.About, clip(r.stderr))
+		}
+		if pyErr != nil {
+			t.Errorf("python (in-process, --lang python not registered): %v", pyErr)
+		}
+		for _, l := range checkedLangs() {
+			compile(t, l, out)
+		}
+		for _, f := range exp.Forbid {
+			forbidLines(t, out, f.Lang, f.Regexp)
+		}
+		if exp.GoExported {
+			if bad := goUnexported(t, out); len(bad) > 0 {
+				t.Errorf("go: unexported schema-derived identifiers (not usable outside the package, and encoding/json ignores unexported fields): %s", strings.Join(bad, ", "))
+			}
+		}
+	default:
+		t.Fatalf("expect.json outcome %q: want generates or refused", exp.Outcome)
+	}
+}
