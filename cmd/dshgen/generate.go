@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
@@ -54,23 +55,36 @@ func generateAll(m *gen.Model, langs []string, o gen.Options) ([]gen.File, error
 	for _, l := range langs {
 		want[strings.TrimSpace(l)] = true
 	}
-	var files []gen.File
 	known := map[string]bool{}
 	for _, e := range emitters {
 		known[e.lang] = true
-		if !want[e.lang] && !want["all"] {
-			continue
-		}
-		fs, err := e.emit(m, o)
-		if err != nil {
-			return nil, fmt.Errorf("%s emitter: %w", e.lang, err)
-		}
-		files = append(files, fs...)
 	}
 	for l := range want {
 		if !known[l] && l != "all" {
 			return nil, fmt.Errorf("unknown --lang %q (known: %s)", l, strings.Join(langNames(), ", "))
 		}
+	}
+	// The emitters only read the model: run them side by side.
+	results := make([][]gen.File, len(emitters))
+	errs := make([]error, len(emitters))
+	var wg sync.WaitGroup
+	for i, e := range emitters {
+		if !want[e.lang] && !want["all"] {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = e.emit(m, o)
+		}()
+	}
+	wg.Wait()
+	var files []gen.File
+	for i, e := range emitters {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("%s emitter: %w", e.lang, errs[i])
+		}
+		files = append(files, results[i]...)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil

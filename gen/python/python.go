@@ -197,7 +197,23 @@ func afterImports(body string) string {
 
 // uses reports whether the identifier name occurs in src as a token.
 func uses(src, name string) bool {
-	return regexp.MustCompile(`(^|[^A-Za-z0-9_.])` + regexp.QuoteMeta(name) + `($|[^A-Za-z0-9_])`).MatchString(src)
+	ident := func(b byte) bool {
+		return b == '_' || (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z')
+	}
+	for from := 0; ; {
+		i := strings.Index(src[from:], name)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before := i == 0 || !(ident(src[i-1]) || src[i-1] == '.')
+		end := i + len(name)
+		after := end == len(src) || !ident(src[end])
+		if before && after {
+			return true
+		}
+		from = i + 1
+	}
 }
 
 // fromImport renders "from mod import a, b" (names already in isort order).
