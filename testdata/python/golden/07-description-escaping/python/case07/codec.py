@@ -27,15 +27,7 @@ import enum
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import (
-    Final,
-    NoReturn,
-    Protocol,
-    TypeAlias,
-    TypeVar,
-    cast,
-    runtime_checkable,
-)
+from typing import Final, NoReturn, TypeAlias, TypeVar, cast
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 """Any JSON value: None, bool, int, float, str, list or dict with str keys."""
@@ -416,16 +408,12 @@ def decode(fn: Callable[[JsonValue], T], value: JsonValue) -> T:
         raise DecodeError(f"value nested too deeply to decode (Python recursion limit {limit})") from None
 
 
-@runtime_checkable
-class _Encodable(Protocol):
-    def to_json(self) -> JsonValue: ...
-
-
 def encode_value(x: object) -> JsonValue:
     """Encode a generated value (anything with ``to_json``), a JSON value, or
     lists and dicts of either."""
-    if isinstance(x, _Encodable):
-        return x.to_json()
+    to_json = getattr(type(x), "to_json", None)
+    if to_json is not None:
+        return cast("JsonValue", to_json(x))
     if type(x) is list:
         return [encode_value(y) for y in cast("list[object]", x)]
     if type(x) is dict:
