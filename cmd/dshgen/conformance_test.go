@@ -58,3 +58,12 @@ func TestConformanceUserCapture(t *testing.T) {
 }
 
 func root(t *testing.T) string { return repoRoot(t) }
+
+// TestConformancePython: the committed Python bindings round-trip the
+// default corpus (the package needs only the standard library).
+func TestConformancePython(t *testing.T) {
+	code, stdout, stderr := runDshgen(t, repoRoot(t), "conformance", "--lang", "python")
+	if code != 0 || !strings.Contains(stdout, "invalid vectors caught: 29/29") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
