@@ -116,3 +116,16 @@ func BenchmarkJSONValid(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 }
+
+// TestWriteBenchCorpus writes the benchmark corpus to $DSHGEN_BENCH_OUT
+// (for bench/run.sh, which times the CLI and ajv on the same bytes).
+func TestWriteBenchCorpus(t *testing.T) {
+	out := os.Getenv("DSHGEN_BENCH_OUT")
+	if out == "" {
+		t.Skip("DSHGEN_BENCH_OUT not set")
+	}
+	data, _ := benchCorpus(t)
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

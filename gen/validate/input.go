@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 
 	"github.com/dshgen/dshgen/gen"
@@ -25,6 +26,10 @@ type Input struct {
 	Both bool
 	// MaxFrameBytes is the maximum frame size (0: frame.DefaultMaxFrameBytes).
 	MaxFrameBytes int64
+	// Workers is the number of goroutines that decode and schema-check
+	// frames (0: GOMAXPROCS; 1: everything on the calling goroutine). The
+	// findings do not depend on it.
+	Workers int
 }
 
 // Result is what validating one input gave.
@@ -73,20 +78,19 @@ func (v *Validator) ValidateReader(r io.Reader, in Input) (Result, error) {
 	}
 	s := v.NewStream(StreamConfig{Name: in.Name, Both: in.Both, Direction: in.Direction, MaxFrameBytes: in.MaxFrameBytes})
 	fr := frame.NewReaderSize(br, in.MaxFrameBytes)
-	var out []Finding
-	var rerr error
-	for {
-		l, err := fr.Next()
-		if err == io.EOF {
-			break
+	out, rerr := s.feedAll(in.Workers, func(emit func(item)) error {
+		for {
+			l, err := fr.Next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				emit(item{pre: []Finding{{Stream: in.Name, Line: l.Num, Offset: fr.Offset(), Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()}}, skip: true})
+				return err
+			}
+			emit(item{line: l})
 		}
-		if err != nil {
-			rerr = err
-			out = append(out, Finding{Stream: in.Name, Line: l.Num, Offset: fr.Offset(), Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()})
-			break
-		}
-		out = append(out, s.Feed("", &l)...)
-	}
+	})
 	out = append(out, s.Close()...)
 	SortFindings(out)
 	return Result{Findings: out, Frames: s.Frames()}, rerr
@@ -95,36 +99,133 @@ func (v *Validator) ValidateReader(r io.Reader, in Input) (Result, error) {
 func (v *Validator) validateCapture(r io.Reader, in Input) (Result, error) {
 	s := v.NewStream(StreamConfig{Name: in.Name, Both: true, MaxFrameBytes: in.MaxFrameBytes})
 	cr := frame.NewCaptureReader(r, in.MaxFrameBytes)
-	var out []Finding
-	var rerr error
-	for {
-		rec, err := cr.Next()
-		if err == io.EOF {
-			break
+	out, rerr := s.feedAll(in.Workers, func(emit func(item)) error {
+		for {
+			rec, err := cr.Next()
+			if err == io.EOF {
+				return nil
+			}
+			var fe *frame.CaptureFormatError
+			if errors.As(err, &fe) {
+				emit(item{pre: []Finding{{Stream: in.Name, Line: fe.Line, Offset: fe.Offset, Rule: RuleCaptureFormat, Severity: Error, Message: fe.Msg + "; line skipped"}}, skip: true})
+				continue
+			}
+			if err != nil {
+				emit(item{pre: []Finding{{Stream: in.Name, Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()}}, skip: true})
+				return err
+			}
+			if rec.EOF {
+				continue
+			}
+			dir := gen.ClientToServer
+			if rec.Dir == frame.CaptureServerToClient {
+				dir = gen.ServerToClient
+			}
+			emit(item{dir: dir, line: rec.FrameLine()})
 		}
-		var fe *frame.CaptureFormatError
-		if errors.As(err, &fe) {
-			out = append(out, Finding{Stream: in.Name, Line: fe.Line, Offset: fe.Offset, Rule: RuleCaptureFormat, Severity: Error, Message: fe.Msg + "; line skipped"})
-			continue
-		}
-		if err != nil {
-			rerr = err
-			out = append(out, Finding{Stream: in.Name, Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()})
-			break
-		}
-		if rec.EOF {
-			continue
-		}
-		dir := gen.ClientToServer
-		if rec.Dir == frame.CaptureServerToClient {
-			dir = gen.ServerToClient
-		}
-		l := rec.FrameLine()
-		out = append(out, s.Feed(dir, &l)...)
-	}
+	})
 	out = append(out, s.Close()...)
 	SortFindings(out)
 	return Result{Findings: out, Frames: s.Frames(), Capture: true}, rerr
+}
+
+// item is one line for feedAll: a frame line, or findings already made
+// (a capture format error, a read error) to keep in stream order.
+type item struct {
+	dir  gen.Direction
+	line frame.Line
+	pre  []Finding
+	skip bool // no line to feed
+}
+
+// Batching of feedAll: a batch closes at this many lines or bytes.
+const (
+	batchLines = 256
+	batchBytes = 1 << 20
+)
+
+type batch struct {
+	items []item
+	out   []*prepared
+	arena []byte
+	done  chan struct{}
+}
+
+// feedAll feeds every item produce emits, in order. With more than one
+// worker (0: GOMAXPROCS) the frame-local checks (prep: decoding, schema
+// checks) of consecutive lines run on the workers, and the in-order part
+// (commit: pairing and state) on the calling goroutine; the findings are
+// the same as feeding one line at a time. Lines in flight are bounded (a
+// few batches of at most 256 lines or about 1 MiB each per worker).
+func (s *Stream) feedAll(workers int, produce func(emit func(item)) error) ([]Finding, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var out []Finding
+	if workers == 1 {
+		err := produce(func(it item) {
+			out = append(out, it.pre...)
+			if !it.skip {
+				out = append(out, s.Feed(it.dir, &it.line)...)
+			}
+		})
+		return out, err
+	}
+	jobs := make(chan *batch, workers*2)
+	order := make(chan *batch, workers*4)
+	for w := 0; w < workers; w++ {
+		go func() {
+			for b := range jobs {
+				for i := range b.items {
+					if !b.items[i].skip {
+						b.out[i] = s.prep(b.items[i].dir, &b.items[i].line)
+					}
+				}
+				close(b.done)
+			}
+		}()
+	}
+	newBatch := func() *batch { return &batch{done: make(chan struct{})} }
+	var perr error
+	go func() {
+		cur := newBatch()
+		flush := func() {
+			cur.out = make([]*prepared, len(cur.items))
+			order <- cur
+			jobs <- cur
+			cur = newBatch()
+		}
+		perr = produce(func(it item) {
+			// The reader reuses its buffer: keep a copy of the line.
+			if it.line.Bytes != nil {
+				start := len(cur.arena)
+				cur.arena = append(cur.arena, it.line.Bytes...)
+				it.line.Bytes = cur.arena[start:len(cur.arena):len(cur.arena)]
+			}
+			if it.line.Head != nil {
+				it.line.Head = append([]byte(nil), it.line.Head...)
+			}
+			cur.items = append(cur.items, it)
+			if len(cur.items) >= batchLines || len(cur.arena) >= batchBytes {
+				flush()
+			}
+		})
+		if len(cur.items) > 0 {
+			flush()
+		}
+		close(jobs)
+		close(order)
+	}()
+	for b := range order {
+		<-b.done
+		for i := range b.items {
+			out = append(out, b.items[i].pre...)
+			if p := b.out[i]; p != nil {
+				out = append(out, s.commit(p)...)
+			}
+		}
+	}
+	return out, perr
 }
 
 // ValidateValues validates each non-blank line of r as one instance of the
@@ -136,6 +237,7 @@ func (v *Validator) ValidateValues(r io.Reader, typeName string, in Input) (Resu
 		return Result{}, err
 	}
 	s := v.NewStream(StreamConfig{Name: in.Name, MaxFrameBytes: in.MaxFrameBytes})
+	s.valueType, s.valueSchema = t, sch
 	fr := frame.NewReaderSize(r, in.MaxFrameBytes)
 	var out []Finding
 	var rerr error
@@ -149,11 +251,7 @@ func (v *Validator) ValidateValues(r io.Reader, typeName string, in Input) (Resu
 			out = append(out, Finding{Stream: in.Name, Line: l.Num, Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()})
 			break
 		}
-		c := &frameCtx{s: s, line: &l}
-		if val, ok := s.framing(c); ok {
-			c.out = append(c.out, c.issues(RuleValue, "", v.checkValue(sch, t, val))...)
-		}
-		out = append(out, c.out...)
+		out = append(out, s.Feed("", &l)...)
 	}
 	SortFindings(out)
 	return Result{Findings: out, Frames: s.Frames()}, rerr

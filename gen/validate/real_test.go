@@ -1,8 +1,11 @@
 package validate
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -162,3 +165,34 @@ func TestSnapshots(t *testing.T) {
 }
 
 func dirOf(s string) gen.Direction { return gen.Direction(s) }
+
+// TestWorkersSameFindings: decoding and schema checks on several workers
+// give exactly the findings of one goroutine (real captures, snapshots,
+// and a mutated capture with findings on many lines).
+func TestWorkersSameFindings(t *testing.T) {
+	v := shipped(t, Options{})
+	_, files := realCaptureFiles(t)
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one := run(t, v, p, data, Input{Workers: 1})
+		many := run(t, v, p, data, Input{Workers: 3})
+		if !reflect.DeepEqual(one, many) {
+			t.Errorf("%s: 1 worker and 3 workers differ:\n%s\n--\n%s", p, dumpFindings(one.Findings), dumpFindings(many.Findings))
+		}
+	}
+	recs := loadCapture(t, "bash-tool")
+	for i := range recs {
+		if i%3 == 0 {
+			recs[i].payload = recs[i].payload[:len(recs[i].payload)/2]
+		}
+	}
+	data := bytes.Repeat(buildCapture(recs), 20)
+	one := run(t, v, "m", data, Input{Workers: 1})
+	many := run(t, v, "m", data, Input{Workers: 4})
+	if !reflect.DeepEqual(one, many) || len(one.Findings) < 100 {
+		t.Errorf("mutated capture: %d findings with 1 worker, %d with 4, equal %v", len(one.Findings), len(many.Findings), reflect.DeepEqual(one, many))
+	}
+}

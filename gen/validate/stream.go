@@ -11,6 +11,7 @@ import (
 
 	"github.com/dshgen/dshgen/gen"
 	"github.com/dshgen/dshgen/gen/frame"
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // StreamConfig describes one stream of frames.
@@ -46,6 +47,10 @@ type Stream struct {
 	initSeen bool
 	st       *state
 	closed   bool
+
+	// --type mode: each line is a value of this type, not a frame.
+	valueType   *gen.Type
+	valueSchema *jsonschema.Schema
 }
 
 // request is a request waiting for its response.
@@ -136,33 +141,49 @@ func (c *frameCtx) issues(rule, prefix string, is []issue) []Finding {
 // It returns the findings it can already tell; some come later (a
 // request's params findings wait for its response) or from Close.
 func (s *Stream) Feed(dir gen.Direction, l *frame.Line) []Finding {
-	if dir == "" && !s.cfg.Both {
-		dir = s.dir
-	}
-	c := &frameCtx{s: s, line: l, dir: dir}
-	val, ok := s.framing(c)
-	if !ok {
-		return c.out
-	}
-	obj, ok := val.(map[string]any)
-	if !ok {
-		c.add(RuleFrameNotObject, "", "", fmt.Sprintf("frame is a JSON %s, not an object (receivers drop it)", jsonType(val)))
-		return c.out
-	}
-	s.object(c, obj)
-	return c.out
+	return s.commit(s.prep(dir, l))
 }
 
-// framing runs the framing checks of one line and decodes it. It returns
-// false when nothing more can be checked.
-func (s *Stream) framing(c *frameCtx) (any, bool) {
-	l := c.line
+type frameKind int8
+
+const (
+	kindNone frameKind = iota
+	kindRequest
+	kindResponse
+	kindNotification
+)
+
+// prepared is a frame after the checks that depend on nothing but the
+// frame itself (framing, envelope, method table, params, error shape):
+// prep may run on several frames at once (ValidateReader's workers);
+// commit then runs the rest — frame index, direction, pairing, state — in
+// stream order.
+type prepared struct {
+	c     frameCtx
+	line  frame.Line
+	blank bool
+	crlf  bool
+	kind  frameKind
+	obj   map[string]any
+	name  string
+	idv   any
+	m     *gen.Method
+	// held: method.unknown and params findings of a request or
+	// notification (a request's wait for its response).
+	held []Finding
+}
+
+// prep runs the frame-local checks. It only reads the Stream's
+// configuration and the Validator, so it is safe to call concurrently.
+func (s *Stream) prep(dir gen.Direction, l *frame.Line) *prepared {
+	p := &prepared{line: *l}
+	p.c = frameCtx{s: s, line: &p.line, dir: dir}
+	c := &p.c
 	if l.Blank() {
+		p.blank = true
 		c.add(RuleFrameBlank, "", "", "blank line (receivers skip it; no writer emits one)")
-		return nil, false
+		return p
 	}
-	s.frames++
-	c.index = s.frames
 	data := l.Bytes
 	if l.BOM {
 		c.add(RuleFrameBOM, "", "", "byte order mark (EF BB BF) before the frame: the TS runtime ignores it, Python's json.loads rejects it")
@@ -170,20 +191,13 @@ func (s *Stream) framing(c *frameCtx) (any, bool) {
 		c.add(RuleFrameBOM, "", "", "byte order mark (EF BB BF) at the start of the line, not of the stream: the TS runtime ignores it, Python's json.loads rejects it")
 		data = data[3:]
 	}
-	crKey := gen.Direction("")
-	if s.cfg.Both {
-		crKey = c.dir
-	}
-	if l.CR && !s.crlf[crKey] {
-		s.crlf[crKey] = true
-		c.add(RuleFrameCRLF, "", "", "CRLF line end (writers end frames with LF only; the CR is ignored); further CRLF lines in this stream are not reported")
-	}
+	p.crlf = l.CR
 	if !l.LF {
 		c.add(RuleFrameNoNewline, "", "", "last line not terminated by LF (validated anyway)")
 	}
 	if l.TooLarge {
 		c.add(RuleFrameTooLarge, "", "", fmt.Sprintf("frame of %d bytes exceeds the limit of %d bytes (--max-frame-bytes); frame skipped", l.Size, s.maxFrame()))
-		return nil, false
+		return p
 	}
 	if !utf8.Valid(data) {
 		col := 0
@@ -200,9 +214,69 @@ func (s *Stream) framing(c *frameCtx) (any, bool) {
 	val, err := decodeJSON(data)
 	if err != nil {
 		c.add(RuleFrameJSON, "", "", "not JSON: "+err.Error()+" (receivers drop the line)")
-		return nil, false
+		return p
 	}
-	return val, true
+	if s.valueType != nil {
+		c.out = append(c.out, c.issues(RuleValue, "", s.v.checkValue(s.valueSchema, s.valueType, val))...)
+		return p
+	}
+	obj, ok := val.(map[string]any)
+	if !ok {
+		c.add(RuleFrameNotObject, "", "", fmt.Sprintf("frame is a JSON %s, not an object (receivers drop it)", jsonType(val)))
+		return p
+	}
+	p.obj = obj
+	s.envelope(p)
+	return p
+}
+
+// commit runs the checks that depend on the frames before: it must see the
+// stream's frames in order, one at a time.
+func (s *Stream) commit(p *prepared) []Finding {
+	c := &p.c
+	if p.blank {
+		return c.out
+	}
+	s.frames++
+	c.index = s.frames
+	if c.dir == "" && !s.cfg.Both {
+		c.dir = s.dir
+	}
+	if m := p.m; m != nil && m.Direction != "" {
+		if c.dir == "" {
+			c.dir = m.Direction
+			if !s.cfg.Both && s.dir == "" {
+				s.dir = m.Direction
+			}
+		} else if c.dir != m.Direction {
+			c.add(RuleMethodDirection, "", "/method", fmt.Sprintf("%q is sent %s but this frame went %s", p.name, m.Direction, c.dir))
+		}
+	}
+	crKey := gen.Direction("")
+	if s.cfg.Both {
+		crKey = c.dir
+	}
+	if p.crlf && !s.crlf[crKey] {
+		s.crlf[crKey] = true
+		c.add(RuleFrameCRLF, "", "", "CRLF line end (writers end frames with LF only; the CR is ignored); further CRLF lines in this stream are not reported")
+	}
+	switch p.kind {
+	case kindRequest:
+		s.request(p)
+	case kindResponse:
+		s.response(p)
+	case kindNotification:
+		s.notification(p)
+	}
+	for _, fs := range [][]Finding{c.out, p.held} {
+		for i := range fs {
+			fs[i].Frame = c.index
+			if fs[i].Direction == "" {
+				fs[i].Direction = c.dir
+			}
+		}
+	}
+	return c.out
 }
 
 // maxFrame is only used for the message; the reader applied the limit.
@@ -238,10 +312,11 @@ func describeJSONError(err error, off int64) error {
 	return err
 }
 
-// object checks a decoded frame object: envelope, classification, method,
-// params, pairing, state.
-func (s *Stream) object(c *frameCtx, obj map[string]any) {
+// envelope runs the frame-local checks of a decoded object: jsonrpc, id,
+// classification, method table, params, error shape.
+func (s *Stream) envelope(p *prepared) {
 	v := s.v
+	c, obj := &p.c, p.obj
 	if jr, has := obj["jsonrpc"]; !has {
 		if !v.opts.Snapshot {
 			c.add(RuleEnvJSONRPC, "", "", `"jsonrpc" member missing (every writer sends "jsonrpc":"2.0")`)
@@ -263,17 +338,21 @@ func (s *Stream) object(c *frameCtx, obj map[string]any) {
 	if mStr {
 		c.method = name
 	}
+	p.name, p.idv = name, idv
 	switch {
 	case idOK && mStr:
+		p.kind = kindRequest
 		s.checkID(c, idv)
-		s.request(c, obj, name, idv)
+		s.method(p, true)
 	case idOK:
+		p.kind = kindResponse
 		s.checkID(c, idv)
 		if hasM {
 			c.add(RuleEnvKind, "", "/method", fmt.Sprintf(`"method" is a JSON %s, not a string; receivers treat the frame as a response`, jsonType(mv)))
 		}
-		s.response(c, obj, idv)
+		s.responseShape(p)
 	case mStr:
+		p.kind = kindNotification
 		if hasID {
 			if idv == nil {
 				c.add(RuleEnvID, "", "/id", `notification carries "id": null (an id of null makes the frame a notification); drop the member or send a string or integer id`)
@@ -281,7 +360,7 @@ func (s *Stream) object(c *frameCtx, obj map[string]any) {
 				c.add(RuleEnvID, "", "/id", fmt.Sprintf("id must be a string or integer, but got %s; receivers treat the frame as a notification", jsonType(idv)))
 			}
 		}
-		s.notification(c, obj, name)
+		s.method(p, false)
 	default:
 		msg := "frame is neither a request (id and method), a response (id) nor a notification (method); receivers drop it"
 		if hasID && !idOK {
@@ -329,29 +408,24 @@ func opposite(d gen.Direction) gen.Direction {
 	return ""
 }
 
-// method resolves and checks the method of a request or notification.
-func (s *Stream) method(c *frameCtx, name string, isRequest bool) (*gen.Method, []Finding) {
+// method resolves the method of a request or notification, checks its
+// kind and its params; the findings are held in p.held.
+func (s *Stream) method(p *prepared, isRequest bool) {
 	v := s.v
-	m := v.model.Method(name)
+	c, name := &p.c, p.name
+	m := v.methods[name]
 	if m == nil {
-		return nil, []Finding{c.finding(RuleMethodUnknown, "", "/method", "", "", fmt.Sprintf("unknown method %q (known: %s)", name, v.methodNames))}
+		p.held = append(p.held, c.finding(RuleMethodUnknown, "", "/method", "", "", fmt.Sprintf("unknown method %q (known: %s)", name, v.methodNames)))
+		return
 	}
-	if c.dir == "" && m.Direction != "" {
-		c.dir = m.Direction
-		if !s.cfg.Both && s.dir == "" {
-			s.dir = m.Direction
-		}
-	}
+	p.m = m
 	switch {
 	case isRequest && m.Kind == gen.Notification:
 		c.add(RuleMethodKind, "", "/id", fmt.Sprintf("%q is a notification but was sent as a request (with an id)", name))
 	case !isRequest && m.Kind == gen.Request:
 		c.add(RuleMethodKind, "", "", fmt.Sprintf("%q is a request but was sent as a notification (without an id)", name))
 	}
-	if c.dir != "" && m.Direction != "" && c.dir != m.Direction {
-		c.add(RuleMethodDirection, "", "/method", fmt.Sprintf("%q is sent %s but this frame went %s", name, m.Direction, c.dir))
-	}
-	return m, nil
+	p.held = append(p.held, s.params(c, p.obj, m)...)
 }
 
 // params checks the params member against the method's params type.
@@ -382,11 +456,10 @@ func hasErrors(fs []Finding) bool {
 	return false
 }
 
-func (s *Stream) request(c *frameCtx, obj map[string]any, name string, idv any) {
-	m, unknown := s.method(c, name, true)
-	held := append(unknown, s.params(c, obj, m)...)
+func (s *Stream) request(p *prepared) {
+	c, name, held := &p.c, p.name, p.held
 	paramsOK := !hasErrors(held)
-	p, _ := obj["params"].(map[string]any)
+	params, _ := p.obj["params"].(map[string]any)
 
 	if s.v.proto.hasInitialize && c.dir != gen.ServerToClient {
 		if name == "initialize" {
@@ -396,25 +469,25 @@ func (s *Stream) request(c *frameCtx, obj map[string]any, name string, idv any) 
 		}
 	}
 	if !s.cfg.Both {
-		for _, f := range held {
-			c.emit(f)
-		}
+		c.out = append(c.out, held...)
 		return
 	}
-	key := idKey(idv)
+	key := idKey(p.idv)
 	if s.pending[c.dir] == nil {
 		s.pending[c.dir] = map[string]*request{}
 	}
 	if prev, dup := s.pending[c.dir][key]; dup {
 		c.add(RuleRequestDuplicate, "", "/id", fmt.Sprintf("id %s is already in flight (request at line %d)", c.id, prev.line))
-		for _, f := range held {
-			c.emit(f)
-		}
+		c.out = append(c.out, held...)
 		return
 	}
-	r := &request{key: key, idText: c.id, method: name, m: m, dir: c.dir, line: c.line.Num, offset: c.line.Offset, frame: c.index, deferred: held}
-	if paramsOK && name == "session/prompt" && p != nil {
-		if sid, ok := p["sessionId"].(string); ok {
+	for i := range held {
+		held[i].Frame, held[i].Direction = c.index, c.dir
+	}
+	r := &request{key: key, idText: c.id, method: name, m: p.m, dir: c.dir, line: c.line.Num, offset: c.line.Offset, frame: c.index, deferred: held}
+	p.held = nil
+	if paramsOK && name == "session/prompt" && params != nil {
+		if sid, ok := params["sessionId"].(string); ok {
 			r.session = sid
 			s.promptSent(c, r)
 		}
@@ -422,88 +495,91 @@ func (s *Stream) request(c *frameCtx, obj map[string]any, name string, idv any) 
 	s.pending[c.dir][key] = r
 }
 
-func (s *Stream) notification(c *frameCtx, obj map[string]any, name string) {
-	m, unknown := s.method(c, name, false)
-	for _, f := range unknown {
-		c.emit(f)
-	}
-	fs := s.params(c, obj, m)
-	for _, f := range fs {
-		c.emit(f)
-	}
-	p, _ := obj["params"].(map[string]any)
-	if m != nil && p != nil {
+func (s *Stream) notification(p *prepared) {
+	c := &p.c
+	c.out = append(c.out, p.held...)
+	params, _ := p.obj["params"].(map[string]any)
+	if p.m != nil && params != nil {
 		// State rules run on frames whose params are valid; a frame with a
 		// params error gets that one finding (only its seq is tracked).
-		s.onNotification(c, name, p, !hasErrors(fs))
+		s.onNotification(c, p.name, params, !hasErrors(p.held))
 	}
+	p.held = nil
 }
 
-func (s *Stream) response(c *frameCtx, obj map[string]any, idv any) {
+// responseShape checks what a response must be on its own: one of result
+// and error, and the error's shape.
+func (s *Stream) responseShape(p *prepared) {
 	v := s.v
-	res, hasRes := obj["result"]
-	errv, hasErr := obj["error"]
+	c := &p.c
+	_, hasRes := p.obj["result"]
+	errv, hasErr := p.obj["error"]
 	switch {
 	case hasRes && hasErr:
 		c.add(RuleEnvResponse, "", "", `response has both "result" and "error"`)
 	case !hasRes && !hasErr:
 		c.add(RuleEnvResponse, "", "", `response has neither "result" nor "error"`)
 	}
-	var req *request
-	if s.cfg.Both {
-		key := idKey(idv)
-		dirs := []gen.Direction{opposite(c.dir)}
-		if c.dir == "" {
-			dirs = []gen.Direction{gen.ClientToServer, "", gen.ServerToClient}
-		}
-		for _, d := range dirs {
-			if r := s.pending[d][key]; r != nil {
-				req = r
-				delete(s.pending[d], key)
-				if s.answered[d] == nil {
-					s.answered[d] = map[string]int{}
-				}
-				s.answered[d][key] = c.line.Num
-				break
-			}
-		}
-		if req == nil {
-			answeredAt := 0
-			for _, d := range dirs {
-				if n := s.answered[d][key]; n > 0 {
-					answeredAt = n
-				}
-			}
-			if answeredAt > 0 {
-				c.add(RuleResponseDuplicate, "", "/id", fmt.Sprintf("second response to id %s (answered at line %d)", c.id, answeredAt))
-			} else {
-				c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id was sent", c.id))
-			}
-		} else {
-			c.method = req.method
-			if c.dir == "" {
-				c.dir = opposite(req.dir)
-			}
-		}
-	}
 	if hasErr {
 		if v.errSchema != nil {
-			for _, f := range c.issues(RuleError, "/error", v.checkValue(v.errSchema, v.errType, errv)) {
-				c.emit(f)
-			}
+			c.out = append(c.out, c.issues(RuleError, "/error", v.checkValue(v.errSchema, v.errType, errv))...)
 		} else if _, ok := errv.(map[string]any); !ok {
 			c.add(RuleError, "", "/error", fmt.Sprintf(`"error" is a JSON %s, not an object`, jsonType(errv)))
 		}
-	} else if hasRes && req != nil && req.m != nil && req.m.Result != nil {
-		sch, err := v.schemaAt(req.m.Result.Pointer)
-		if err == nil {
-			for _, f := range c.issues(RuleResult, "/result", v.checkValue(sch, req.m.Result, res)) {
-				c.emit(f)
+	}
+}
+
+// response pairs a response with its request and checks its result.
+func (s *Stream) response(p *prepared) {
+	v := s.v
+	c := &p.c
+	res, hasRes := p.obj["result"]
+	errv, hasErr := p.obj["error"]
+	if !s.cfg.Both {
+		return
+	}
+	var req *request
+	key := idKey(p.idv)
+	dirs := []gen.Direction{opposite(c.dir)}
+	if c.dir == "" {
+		dirs = []gen.Direction{gen.ClientToServer, "", gen.ServerToClient}
+	}
+	for _, d := range dirs {
+		if r := s.pending[d][key]; r != nil {
+			req = r
+			delete(s.pending[d], key)
+			if s.answered[d] == nil {
+				s.answered[d] = map[string]int{}
 			}
+			s.answered[d][key] = c.line.Num
+			break
 		}
 	}
 	if req == nil {
+		answeredAt := 0
+		for _, d := range dirs {
+			if n := s.answered[d][key]; n > 0 {
+				answeredAt = n
+			}
+		}
+		if answeredAt > 0 {
+			c.add(RuleResponseDuplicate, "", "/id", fmt.Sprintf("second response to id %s (answered at line %d)", c.id, answeredAt))
+		} else {
+			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id was sent", c.id))
+		}
 		return
+	}
+	c.method = req.method
+	for i := range c.out {
+		c.out[i].Method = req.method
+	}
+	if c.dir == "" {
+		c.dir = opposite(req.dir)
+	}
+	if !hasErr && hasRes && req.m != nil && req.m.Result != nil {
+		if sch, err := v.schemaAt(req.m.Result.Pointer); err == nil {
+			c.out = append(c.out, c.issues(RuleResult, "/result", v.checkValue(sch, req.m.Result, res))...)
+		}
 	}
 	code := ""
 	if e, ok := errv.(map[string]any); ok {
@@ -514,7 +590,7 @@ func (s *Stream) response(c *frameCtx, obj map[string]any, idv any) {
 			f.Severity = Warning
 			f.Message += fmt.Sprintf(" (the peer rejected the request with error %s at line %d)", code, c.line.Num)
 		}
-		c.emit(f)
+		c.out = append(c.out, f)
 	}
 	if req.session != "" {
 		s.promptAnswered(req, hasErr)

@@ -66,6 +66,7 @@ type Validator struct {
 	errSchema *jsonschema.Schema // JsonRpcError, if the schema has it
 	errType   *gen.Type
 
+	methods     map[string]*gen.Method
 	methodNames string // sorted, for messages
 	proto       protocol
 
@@ -99,8 +100,10 @@ func New(model *gen.Model, opts Options) (*Validator, error) {
 	}
 	v.openReach = openReach(model)
 	var names []string
+	v.methods = map[string]*gen.Method{}
 	for _, m := range model.Methods {
 		names = append(names, m.Name)
+		v.methods[m.Name] = m
 		for _, t := range []*gen.Type{m.Params, m.Result} {
 			if t == nil {
 				continue
