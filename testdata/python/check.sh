@@ -11,6 +11,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${DSHGEN_PY_WORK:-${TMPDIR:-/tmp}/dshgen-pycheck}
 PINS="mypy==2.4.1 ruff==0.17.5 pytest==9.2.0 pydantic==2.14.3"
 PYRIGHT=pyright@1.1.414
+REAL_CLIENT=deepseek-harness-sdk==0.2.1rc2 # the published Python SDK, compared in tests/test_real_client.py
 PY=${PYTHON:-python3}
 VENV=$WORK/venv
 NODE=$WORK/node
@@ -34,15 +35,18 @@ step() { # step NAME CMD...: run one check, count it
 
 install_tools() {
 	mkdir -p "$WORK" || return 1
-	local stamp="$PINS $PYRIGHT $($PY -c 'import sys; print(sys.version)')"
-	if [ -f "$WORK/stamp" ] && [ "$(cat "$WORK/stamp")" = "$stamp" ] && [ -x "$VENV/bin/python" ] && [ -x "$NODE/node_modules/.bin/pyright" ]; then
+	local stamp="$PINS $PYRIGHT $REAL_CLIENT $($PY -c 'import sys; print(sys.version)')"
+	if [ -f "$WORK/stamp" ] && [ "$(cat "$WORK/stamp")" = "$stamp" ] && [ -x "$VENV/bin/python" ] &&
+		[ -x "$NODE/node_modules/.bin/pyright" ] && [ -d "$WORK/real-client/deepseek_harness" ]; then
 		return 0
 	fi
-	rm -rf "$VENV" "$NODE"
+	rm -rf "$VENV" "$NODE" "$WORK/real-client" "$WORK/wheels"
 	$PY -m venv "$VENV" &&
 		"$VENV/bin/pip" install -q --disable-pip-version-check $PINS &&
 		mkdir -p "$NODE" &&
 		npm install --prefix "$NODE" --no-audit --no-fund --silent "$PYRIGHT" >/dev/null &&
+		"$VENV/bin/pip" download -q --disable-pip-version-check --no-deps --dest "$WORK/wheels" "$REAL_CLIENT" &&
+		"$VENV/bin/python" -c 'import sys, zipfile, glob; zipfile.ZipFile(glob.glob(sys.argv[1] + "/*.whl")[0]).extractall(sys.argv[2])' "$WORK/wheels" "$WORK/real-client" &&
 		echo "$stamp" >"$WORK/stamp"
 }
 
@@ -66,7 +70,8 @@ up_to_date() {
 }
 
 pytest_suite() {
-	(cd "$ROOT/testdata/python/tests" && PYTHONDONTWRITEBYTECODE=1 "$VENV/bin/python" -m pytest -q -p no:cacheprovider .)
+	(cd "$ROOT/testdata/python/tests" && PYTHONDONTWRITEBYTECODE=1 DSHGEN_REAL_CLIENT="$WORK/real-client" \
+		"$VENV/bin/python" -m pytest -q -p no:cacheprovider -rs .)
 }
 
 ruff_check() {
@@ -116,7 +121,7 @@ if ! install_tools; then
 fi
 step "go test ./gen/python (golden files, determinism, import)" go_tests
 step "out/python up to date with the emitter" up_to_date
-step "pytest testdata/python/tests (fixtures round trip, cases, bad input)" pytest_suite
+step "pytest testdata/python/tests (fixtures round trip, cases, bad input, real client)" pytest_suite
 step "ruff check (out/python, example.py)" ruff_check
 step "mypy --strict" mypy_check
 step "mypy --strict --python-version 3.10" mypy_check --python-version 3.10
