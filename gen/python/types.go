@@ -305,42 +305,36 @@ func (e *emitter) mentionsUndefined(r *gen.TypeRef) bool {
 
 // shape is the short wire-shape text of a type use, for docstrings.
 func (e *emitter) shape(r *gen.TypeRef) string {
+	var s string
 	switch r.Kind {
 	case gen.RefString:
+		s = "string"
 		if len(r.Enum) > 0 {
-			return strings.Join(quoteAll(r.Enum), " | ")
+			s = strings.Join(quoteAll(r.Enum), " | ")
 		}
-		return "string"
 	case gen.RefInteger:
-		return "integer"
+		s = "integer"
 	case gen.RefNumber:
-		return "number"
+		s = "number"
 	case gen.RefBoolean:
-		return "boolean"
+		s = "boolean"
 	case gen.RefJSON:
-		return "any JSON"
+		s = "any JSON"
 	case gen.RefNull:
 		return "null"
 	case gen.RefNamed:
-		s := r.Named.Name
-		if r.Nullable {
-			s += " | null"
-		}
-		return s
+		s = r.Named.Name
 	case gen.RefArray:
-		s := "[" + e.shape(r.Elem) + ", ...]"
-		if r.Nullable {
-			s += " | null"
-		}
-		return s
+		s = "[" + e.shape(r.Elem) + ", ...]"
 	case gen.RefMap:
-		s := "{string: " + e.shape(r.Elem) + "}"
-		if r.Nullable {
-			s += " | null"
-		}
-		return s
+		s = "{string: " + e.shape(r.Elem) + "}"
+	default:
+		s = "?"
 	}
-	return "?"
+	if r.Nullable {
+		s += " | null"
+	}
+	return s
 }
 
 func quoteAll(xs []string) []string {

@@ -1197,7 +1197,7 @@ class CompactionEndData:
 
     Schema: #/$defs/CompactionEndData (CompactionEndData).
     Open object: unknown members are kept in ``extra`` and re-encoded.
-    Wire shape: {"compactionId": string, "sourceCommandId"?: string, "turn": integer, "error"?: string, ...}
+    Wire shape: {"compactionId": string, "sourceCommandId"?: string, "turn": integer | null, "error"?: string, ...}
     """
 
     compaction_id: str
@@ -1401,7 +1401,7 @@ class CompactionStartData:
 
     Schema: #/$defs/CompactionStartData (CompactionStartData).
     Open object: unknown members are kept in ``extra`` and re-encoded.
-    Wire shape: {"compactionId": string, "sourceCommandId"?: string, "turn": integer, ...}
+    Wire shape: {"compactionId": string, "sourceCommandId"?: string, "turn": integer | null, ...}
     """
 
     compaction_id: str
@@ -5361,7 +5361,7 @@ class SessionReference:
 
     Schema: #/$defs/SessionReference (SessionReference).
     Open object: unknown members are kept in ``extra`` and re-encoded.
-    Wire shape: {"sessionId": string, "label": string, "capturedThroughSeq": integer, "compacted": boolean, "originalMessages": integer, "retainedMessages": integer, "omittedMessages": integer, "omittedBytes": integer, "truncated": boolean, "inputIndex": integer, ...}
+    Wire shape: {"sessionId": string, "label": string, "capturedThroughSeq": integer | null, "compacted": boolean, "originalMessages": integer, "retainedMessages": integer, "omittedMessages": integer, "omittedBytes": integer, "truncated": boolean, "inputIndex": integer, ...}
     """
 
     session_id: str

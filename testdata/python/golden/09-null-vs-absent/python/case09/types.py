@@ -46,7 +46,7 @@ class Profile:
 
     Schema: #/$defs/Profile (Profile).
     Closed object: an unknown member is a decode error.
-    Wire shape: {"name": string, "tags"?: [string, ...], "nickname"?: string, "avatarUrl": string}
+    Wire shape: {"name": string, "tags"?: [string, ...], "nickname"?: string | null, "avatarUrl": string | null}
     """
 
     name: str
