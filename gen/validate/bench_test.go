@@ -129,3 +129,22 @@ func TestWriteBenchCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkFastDecodeOnly is the validator's own single-pass decoder
+// (decode.go) on the same corpus, for comparison with BenchmarkDecodeOnly.
+func BenchmarkFastDecodeOnly(b *testing.B) {
+	data, n := benchCorpus(b)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if len(line) == 0 {
+				continue
+			}
+			if _, ok := fastDecode(line); !ok {
+				b.Fatal("invalid")
+			}
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+}

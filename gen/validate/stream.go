@@ -289,6 +289,9 @@ func (s *Stream) maxFrame() int64 {
 
 // decodeJSON decodes exactly one JSON value with numbers as json.Number.
 func decodeJSON(data []byte) (any, error) {
+	if v, ok := fastDecode(data); ok {
+		return v, nil
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	var v any
