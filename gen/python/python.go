@@ -328,13 +328,33 @@ func (e *emitter) checkNames(tv *typesView, mv *methodsView) {
 			e.problem("type name %s shadows the runtime helper of the same name in %s.types (add \"x-python-name\" to the type)", n, e.pkg)
 		}
 	}
+	// An x-python-name / x-name override is taken as written by the IR; a
+	// name that is not an identifier would not compile.
+	for _, t := range e.m.Types {
+		if n := t.Names.Of(py); !isIdentifier(n) {
+			e.problem("%s: Python type name %q is not an identifier (fix its x-python-name)", t.Pointer, n)
+		}
+		for _, f := range t.Fields {
+			if n := f.Names.Of(py); !isIdentifier(n) {
+				e.problem("%s: Python attribute name %q is not an identifier (fix its x-python-name)", f.Pointer, n)
+			}
+		}
+		if t.Kind == gen.KindUnion && t.Union.By == gen.ByTag {
+			if n := unknownName(t); !isIdentifier(n) {
+				e.problem("%s: Python unknown-variant name %q is not an identifier", t.Pointer, n)
+			}
+		}
+	}
 	own := map[string]bool{}
 	for _, n := range methodsNames {
 		own[n] = true
 	}
 	for _, me := range mv.Methods {
+		if !isIdentifier(me.Const) {
+			e.problem("method %s: its Python constant %q is not an identifier (add \"x-name\" to the method)", me.Wire, me.Const)
+		}
 		if own[me.Const] {
-			e.problem("method %q: its constant %s collides with %s.methods.%s (add \"x-name\" to the method)", me.Wire, me.Const, e.pkg, me.Const)
+			e.problem("method %s: its constant %s collides with %s.methods.%s (add \"x-name\" to the method)", me.Wire, me.Const, e.pkg, me.Const)
 		}
 	}
 }

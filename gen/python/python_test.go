@@ -187,7 +187,8 @@ func TestNameProblems(t *testing.T) {
 	schema := []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema",
 "x-methods":{"requests":{"kind":"notification","direction":"server-to-client","params":{"$ref":"#/$defs/P"}}},
 "$defs":{"P":{"type":"object","properties":{"a":{"type":"string"}}},
-"Q":{"type":"object","x-python-name":"fail_type","properties":{"a":{"type":"string"}}}}}`)
+"Q":{"type":"object","x-python-name":"fail_type","properties":{"a":{"type":"string"}}},
+"R":{"type":"object","properties":{"b":{"type":"string","x-python-name":"not-ident"}}}}}`)
 	m, err := gen.LoadBytes("names.schema.json", schema)
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +197,7 @@ func TestNameProblems(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{"REQUESTS", "fail_type"} {
+	for _, want := range []string{"REQUESTS", "fail_type", `"not-ident" is not an identifier`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not name %s: %v", want, err)
 		}
