@@ -35,13 +35,14 @@ import (
 const guardAddr = "127.0.0.1:39217"
 
 var (
-	root    string // repository root
-	dshgen  string // the built binary
-	langs   []string
-	tscJS   string // testdata/ts/node_modules/typescript/bin/tsc
-	mypyCmd []string
-	guard   *listenGuard
-	notes   []string // loud notices printed once at the end
+	root       string // repository root
+	dshgen     string // the built binary
+	langs      []string
+	tscJS      string // testdata/ts/node_modules/typescript/bin/tsc
+	mypyCmd    []string
+	pyrightBin string
+	guard      *listenGuard
+	notes      []string // loud notices printed once at the end
 )
 
 // langDirs maps a --lang name to the top directory of its files under --out.
@@ -100,7 +101,15 @@ func setup() (int, error) {
 	}
 	mypyCmd = findMypy()
 	if mypyCmd == nil {
-		notes = append(notes, "mypy is not installed (python3 -m mypy, or DSHGEN_MYPY=/path/to/mypy): the generated Python was checked by `python3 -W error` import only, not by mypy --strict")
+		if os.Getenv("DSHGEN_PYTHON") != "" {
+			return 0, fmt.Errorf("DSHGEN_PYTHON=%s is set but has no mypy (run testdata/python/check.sh)", os.Getenv("DSHGEN_PYTHON"))
+		}
+		notes = append(notes, "mypy is not installed (testdata/python/check.sh installs it; or python3 -m mypy, or DSHGEN_MYPY=/path/to/mypy): the generated Python was checked by `python3 -W error` import only, not by mypy --strict")
+	}
+	if p := filepath.Join(pyWork(), "node", "node_modules", ".bin", "pyright"); fileExists(p) {
+		pyrightBin = p
+	} else {
+		notes = append(notes, "pyright is not installed (testdata/python/check.sh installs it): the generated Python was not checked by pyright --strict")
 	}
 	guard, err = newListenGuard(guardAddr)
 	if err != nil {
@@ -139,14 +148,27 @@ func findTSC() (string, error) {
 	return p, nil
 }
 
+// pyWork is where testdata/python/check.sh installs its pinned tools
+// (.ci/run runs it before the Go tests).
+func pyWork() string {
+	if d := os.Getenv("DSHGEN_PY_WORK"); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "dshgen-pycheck")
+}
+
+// findMypy finds mypy: $DSHGEN_MYPY, $DSHGEN_PYTHON -m mypy, the venv of
+// testdata/python/check.sh, or python3 -m mypy.
 func findMypy() []string {
 	if p := os.Getenv("DSHGEN_MYPY"); p != "" {
 		return []string{p}
 	}
-	for _, c := range [][]string{
-		{filepath.Join(root, "testdata", "python", ".venv", "bin", "mypy")},
-		{"python3", "-m", "mypy"},
-	} {
+	var cands [][]string
+	if py := os.Getenv("DSHGEN_PYTHON"); py != "" {
+		cands = append(cands, []string{py, "-m", "mypy"})
+	}
+	cands = append(cands, []string{filepath.Join(pyWork(), "venv", "bin", "mypy")}, []string{"python3", "-m", "mypy"})
+	for _, c := range cands {
 		if err := exec.Command(c[0], append(c[1:], "--version")...).Run(); err == nil {
 			return c
 		}
@@ -334,6 +356,23 @@ func compilePython(t *testing.T, dir string) {
 			t.Errorf("python: mypy --strict: exit %d\n%s", r.code, clip(r.stdout+r.stderr))
 		}
 	}
+	if pyrightBin != "" {
+		cfg := filepath.Join(dir, "pyrightconfig.json")
+		conf := fmt.Sprintf(`{"typeCheckingMode": "strict", "pythonVersion": "3.10", "extraPaths": [%q]}`, dir)
+		if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(cfg)
+		r := runCmd(dir, nil, 5*time.Minute, pyrightBin, "-p", cfg, filepath.Join(dir, pkg))
+		if r.code != 0 {
+			t.Errorf("python: pyright --strict: exit %d\n%s", r.code, clip(r.stdout+r.stderr))
+		}
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 func compileTS(t *testing.T, dir string) {
