@@ -190,6 +190,33 @@ func TestTooLargeHeadExcludesCR(t *testing.T) {
 	}
 }
 
+// TestCaptureLongPrefixNotTooLarge: the capture reader reads lines of up to
+// max + 64 bytes (captureSlack for the DIR<TAB>MS<TAB> prefix), then marks
+// a record TooLarge when its line was, whatever its payload's size: with a
+// timestamp of 91 digits a 0-byte frame is "too large" (PayloadSize 0, max
+// 32) and the validator reports frame.too-large "frame of 0 bytes exceeds
+// the limit of 32 bytes". Found by FuzzCaptureReader; input kept in
+// testdata/fuzz/FuzzCaptureReader/29432ff820ca0439. Expected: a payload
+// within the limit is returned whole (the prefix does not count), or the
+// line is refused as a capture.format error naming the timestamp.
+func TestCaptureLongPrefixNotTooLarge(t *testing.T) {
+	ms := strings.Repeat("0", 91)
+	for _, payload := range []string{"", "{}", `{"jsonrpc":"2.0"}`} {
+		cr := NewCaptureReader(bytes.NewReader([]byte("C->S\t"+ms+"\t"+payload+"\n")), 32)
+		rec, err := cr.Next()
+		var fe *CaptureFormatError
+		if errors.As(err, &fe) {
+			continue // refusing the timestamp is fine
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.TooLarge || string(rec.Payload) != payload {
+			t.Errorf("payload %q (%d bytes, limit 32) behind a %d-byte prefix: TooLarge %v, PayloadSize %d, Payload %q", payload, len(payload), 6+len(ms), rec.TooLarge, rec.PayloadSize, rec.Payload)
+		}
+	}
+}
+
 func sameLine(a, b Line) bool {
 	return a.Num == b.Num && a.Offset == b.Offset && a.Size == b.Size && a.LF == b.LF && a.CR == b.CR &&
 		a.BOM == b.BOM && a.TooLarge == b.TooLarge && bytes.Equal(a.Bytes, b.Bytes) && bytes.Equal(a.Head, b.Head)
@@ -250,6 +277,12 @@ func FuzzCaptureReader(f *testing.F) {
 				t.Fatalf("payload [%d,+%d) does not end at the line's content end %d", start, rec.PayloadSize, lineEnd)
 			}
 			content := data[start:lineEnd]
+			if rec.TooLarge && rec.PayloadSize <= max && rec.PayloadOffset-rec.Line.Offset > captureSlack {
+				// Known bug (TestCaptureLongPrefixNotTooLarge): a DIR<TAB>MS<TAB>
+				// prefix longer than the slack makes a small frame too large.
+				// Tolerated so that fuzzing goes on past it.
+				continue
+			}
 			if rec.TooLarge {
 				head := rec.Head
 				if rec.PayloadSize <= max || rec.Payload != nil || !bytes.HasPrefix(content, head) {
