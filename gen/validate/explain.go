@@ -40,12 +40,28 @@ func (v *Validator) explain(ve *jsonschema.ValidationError, root any, branch []s
 func (v *Validator) leaf(ve *jsonschema.ValidationError, root any, branch []string) issue {
 	msg := ve.Message
 	switch lastToken(ve.KeywordLocation) {
+	case "additionalProperties", "unevaluatedProperties":
+		msg = sortQuotedList(msg)
 	case "enum", "const":
 		if val, ok := lookup(root, ve.InstanceLocation); ok {
 			msg = jsonText(val) + ": " + msg
 		}
 	}
 	return issue{ptr: ve.InstanceLocation, schema: schemaLoc(ve.AbsoluteKeywordLocation), msg: msg, branch: branch}
+}
+
+// sortQuotedList sorts the names in a library message like
+// "additionalProperties 'b', 'a' not allowed", which the library builds in
+// map order (findings must be the same every run).
+func sortQuotedList(msg string) string {
+	i := strings.IndexByte(msg, '\'')
+	j := strings.LastIndexByte(msg, '\'')
+	if i < 0 || j <= i {
+		return msg
+	}
+	names := strings.Split(msg[i+1:j], "', '")
+	sort.Strings(names)
+	return msg[:i+1] + strings.Join(names, "', '") + msg[j:]
 }
 
 // allLeaves is the FullCauses mode: every leaf, unfiltered.
