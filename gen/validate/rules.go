@@ -97,7 +97,7 @@ var Rules = []Rule{
 	{RuleParams, Error, "params", "params do not match the method's params type; a warning when the peer answered the request with an error response (it rejected the request, as it should)", `/params/event/seq: must be >= 0 but found -1`},
 	{RuleUnionMissingTag, Error, "params", "a tagged union value has no tag member (or a non-string one)", `/params/event: discriminator "type" missing (SessionEvent: one of "agent/inbox/spliced", "assistant/chunk", …)`},
 	{RuleUnionUnknownTag, Warning, "params", "a tagged union value has a tag no branch declares: a warning in an open union (one with a fallback branch), an error in a closed one", `/params/event/type: unknown SessionEvent type "bogus/event" (accepted by the open union's fallback branch); known: "agent/inbox/spliced", "assistant/chunk", …`},
-	{RuleRequestDuplicate, Error, "pairing", "a request reuses the id of a request from the same side that is still waiting for its response", `id "req_1" is already in flight (request at line 3)`},
+	{RuleRequestDuplicate, Error, "pairing", "a request reuses the id of a request from the same side that is still waiting for its response (both directions visible only)", `id "req_1" is already in flight (request at line 3)`},
 	{RuleResponseUnknownID, Error, "pairing", "a response whose id matches no request from the other side (both directions visible only)", `response to id "req_x": no request with this id was sent`},
 	{RuleResponseDuplicate, Error, "pairing", "a second response to an already answered request", `second response to id "req_1" (answered at line 5)`},
 	{RuleResult, Error, "pairing", "a success response's result does not match the result type of the request's method", `/result/serverInfo: missing properties: 'version'`},
