@@ -109,6 +109,16 @@ print("installed and imported:", dshproto.__file__)')
 	return $rc
 }
 
+# The suite again on the oldest supported Python, when the machine has it
+# (mypy --python-version 3.10 checks the types; this runs the code).
+py310_suite() {
+	local v310=$WORK/venv310
+	if [ ! -x "$v310/bin/pytest" ]; then
+		"$PY310" -m venv "$v310" && "$v310/bin/pip" install -q --disable-pip-version-check pytest==9.2.0 || return 1
+	fi
+	(cd "$ROOT/testdata/python/tests" && PYTHONDONTWRITEBYTECODE=1 "$v310/bin/python" -m pytest -q -p no:cacheprovider .)
+}
+
 example_run() {
 	cat "$ROOT"/../shared/fixtures/real-captures/bash-tool/*.jsonl |
 		PYTHONPATH="$ROOT/out/python" "$VENV/bin/python" -W error "$ROOT/testdata/python/example.py" | grep "turn 1: completed"
@@ -128,6 +138,18 @@ step "mypy --strict --python-version 3.10" mypy_check --python-version 3.10
 step "pyright --strict" pyright_check
 step "pip install out/python into a fresh venv" fresh_install
 step "typed example runs on a real capture" example_run
+PY310=""
+for c in python3.10 $(ls -d "$(pyenv root 2>/dev/null || echo /nonexistent)"/versions/3.10*/bin/python 2>/dev/null); do
+	if "$c" -c 'import sys; assert sys.version_info[:2] == (3, 10)' >/dev/null 2>&1; then
+		PY310=$c
+		break
+	fi
+done
+if [ -n "$PY310" ]; then
+	step "pytest on Python 3.10 ($PY310)" py310_suite
+else
+	echo "=== pytest on Python 3.10: skipped (no Python 3.10 found)"
+fi
 
 if [ $failed -gt 0 ]; then
 	printf 'failed: %s\n' "${failures[@]}"

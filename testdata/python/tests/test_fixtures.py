@@ -36,8 +36,8 @@ import pytest
 from conftest import FIXTURES, ROOT
 from dshproto import DecodeError, FrameDecoder
 
-REAL = sorted((FIXTURES / "real-captures").glob("*/"))
-SNAPSHOTS = sorted((FIXTURES / "upstream-snapshots").glob("*/"))
+REAL = sorted(p for p in (FIXTURES / "real-captures").iterdir() if p.is_dir())
+SNAPSHOTS = sorted(p for p in (FIXTURES / "upstream-snapshots").iterdir() if p.is_dir())
 
 # (scenario, file, line number) → expected str(DecodeError)
 EXPECTED_BAD = {
