@@ -128,10 +128,11 @@ func runTap(cmd *cobra.Command, args []string) error {
 	// they happen; the document formats (json, junit, github) write the
 	// validate report at the end, and the tap's own lines go to stderr.
 	live := o.format == "text" || o.format == "jsonl"
-	rep := &tapReporter{w: reportW, json: o.format == "jsonl"}
+	repW := reportW
 	if !live {
-		rep.w = os.Stderr
+		repW = os.Stderr
 	}
+	rep := newTapReporter(repW, o.format == "jsonl")
 
 	cfg := tap.Config{
 		Command:           args,
@@ -209,8 +210,18 @@ func runTap(cmd *cobra.Command, args []string) error {
 	signal.Notify(pipes, syscall.SIGPIPE)
 	defer signal.Stop(pipes)
 	cfg.Signals = sigs
+	// A signal after the server exited ends the tap the default way.
+	reraise := func(sig os.Signal) {
+		signal.Reset(sig)
+		if ss, ok := sig.(syscall.Signal); ok {
+			syscall.Kill(os.Getpid(), ss)
+		}
+	}
+	cfg.SignalAfterExit = reraise
 
 	res, err := tap.Run(context.Background(), cfg)
+	signal.Reset(tapForwardedSignals...)
+	defer rep.close()
 	if err != nil {
 		code := 127 // the shell's "command not found"
 		if !errors.Is(err, exec.ErrNotFound) && !errors.Is(err, os.ErrNotExist) {
@@ -232,8 +243,12 @@ func runTap(cmd *cobra.Command, args []string) error {
 				}
 				var r validate.Report
 				r.Add(streamName, vs.Result())
-				if err := validate.WriteReport(reportW, o.format, &r); err != nil {
-					fmt.Fprintln(os.Stderr, "dshgen tap: writing the report:", err)
+				var doc strings.Builder
+				validate.WriteReport(&doc, o.format, &r)
+				if o.report != "" {
+					io.WriteString(reportW, doc.String())
+				} else {
+					rep.lineAlways(doc.String())
 				}
 			}
 		}
@@ -252,18 +267,101 @@ func runTap(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// tapReporter writes the tap's report lines; safe for concurrent use.
+// tapReporter writes the tap's report lines from a goroutine of its own,
+// through a buffer of at most tapReportBuffer bytes: a report writer that
+// blocks (a stderr pipe nobody reads) never holds up the validator, and the
+// tap still exits (close gives up after tapReportFlush). Lines that do not
+// fit are counted and dropped. Safe for concurrent use.
 type tapReporter struct {
-	mu   sync.Mutex
 	w    io.Writer
 	json bool
+
+	mu      sync.Mutex
+	pending [][]byte
+	size    int
+	dropped int
+	closed  bool
+	wake    chan struct{}
+	done    chan struct{}
 }
 
-// line writes one report line as is.
-func (r *tapReporter) line(s string) {
+const (
+	tapReportBuffer = 8 << 20
+	tapReportFlush  = 5 * time.Second
+)
+
+func newTapReporter(w io.Writer, json bool) *tapReporter {
+	r := &tapReporter{w: w, json: json, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go r.run()
+	return r
+}
+
+func (r *tapReporter) run() {
+	defer close(r.done)
+	for {
+		r.mu.Lock()
+		batch, closed := r.pending, r.closed
+		r.pending, r.size = nil, 0
+		r.mu.Unlock()
+		for _, b := range batch {
+			r.w.Write(b)
+		}
+		if len(batch) > 0 {
+			continue
+		}
+		if closed {
+			return
+		}
+		<-r.wake
+	}
+}
+
+// line queues one report line as is.
+func (r *tapReporter) line(s string) { r.queue(s, false) }
+
+// lineAlways queues s even when the buffer is full (the summary and the
+// final report document).
+func (r *tapReporter) lineAlways(s string) { r.queue(s, true) }
+
+func (r *tapReporter) queue(s string, always bool) {
+	r.mu.Lock()
+	if r.closed || (!always && r.size+len(s) > tapReportBuffer) {
+		r.dropped++
+		r.mu.Unlock()
+		return
+	}
+	r.pending = append(r.pending, []byte(s))
+	r.size += len(s)
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// close writes what is queued, waiting at most tapReportFlush, and returns
+// false if that was not enough.
+func (r *tapReporter) close() bool {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+	select {
+	case <-r.done:
+		return true
+	case <-time.After(tapReportFlush):
+		return false
+	}
+}
+
+// droppedLines returns how many lines did not fit into the buffer.
+func (r *tapReporter) droppedLines() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	io.WriteString(r.w, s)
+	return r.dropped
 }
 
 // finding writes one validation finding as it is found.
@@ -309,6 +407,7 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 		val = fmt.Sprintf("validation INCOMPLETE (overflow, %d+%d bytes not validated): %d errors, %d warnings",
 			res.ClientToServer.Unvalidated, res.ServerToClient.Unvalidated, errs, warns)
 	}
+	dropped := r.droppedLines()
 	if r.json {
 		b, _ := json.Marshal(struct {
 			Kind               string       `json:"kind"`
@@ -322,15 +421,20 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 			ValidationComplete bool         `json:"validationComplete"`
 			Errors             int          `json:"errors"`
 			Warnings           int          `json:"warnings"`
+			ReportLinesDropped int          `json:"reportLinesDropped,omitempty"`
 			MaxRSSKiB          int64        `json:"tapMaxRssKiB"`
 		}{"summary", res.ExitCode, int(res.Signal), float64(res.ServerExited) / 1e6, float64(res.Elapsed) / 1e6, res.ClientToServer, res.ServerToClient,
-			validated, res.ValidationComplete, errs, warns, selfMaxRSS()})
-		r.line(string(b) + "\n")
+			validated, res.ValidationComplete, errs, warns, dropped, selfMaxRSS()})
+		r.lineAlways(string(b) + "\n")
 		return
 	}
-	r.line(fmt.Sprintf("dshgen tap: C->S %d lines (%d bytes), S->C %d lines (%d bytes); %s; server %s after %s\n",
+	drop := ""
+	if dropped > 0 {
+		drop = fmt.Sprintf("; %d report lines dropped (the report writer could not keep up)", dropped)
+	}
+	r.lineAlways(fmt.Sprintf("dshgen tap: C->S %d lines (%d bytes), S->C %d lines (%d bytes); %s; server %s after %s%s\n",
 		res.ClientToServer.Lines, res.ClientToServer.Bytes, res.ServerToClient.Lines, res.ServerToClient.Bytes,
-		val, exit, res.ServerExited.Round(time.Millisecond)))
+		val, exit, res.ServerExited.Round(time.Millisecond), drop))
 }
 
 // lazySink is the tap's Sink while the validator is being built: calls wait

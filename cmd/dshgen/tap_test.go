@@ -485,3 +485,38 @@ func TestTapCLIUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestTapCLIStderrNobodyReads: the client never reads stderr, where the
+// tap writes its findings (one per frame of this flood). The pipe fills,
+// but forwarding goes on, every byte arrives, and the tap still exits
+// (its report writer gives up after a bounded wait) with the server's
+// status.
+func TestTapCLIStderrNobodyReads(t *testing.T) {
+	const flood = 64 << 20
+	argv, env := helperArgs("flood", "TAP_FLOOD_BYTES="+strconv.Itoa(flood))
+	cmd := exec.Command(dshgenBin, append([]string{"tap", "--"}, argv...)...)
+	cmd.Env = env
+	stderr, _ := cmd.StderrPipe() // never read before the tap exits
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stdin = strings.NewReader("")
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stderr.Close()
+	got := make(chan int64, 1)
+	go func() { n, _ := io.Copy(io.Discard, stdout); got <- n }()
+	select {
+	case n := <-got: // EOF: the tap has exited
+		if n < flood {
+			t.Errorf("stdout: %d bytes of %d", n, flood)
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the tap did not exit with its stderr full")
+	}
+	t.Logf("the tap exited %v after the start with nobody reading its stderr", time.Since(start).Round(time.Millisecond))
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("tap: %v", err)
+	}
+}

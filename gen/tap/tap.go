@@ -113,13 +113,19 @@ type Config struct {
 	// subscribes with signal.Notify; the tap never exits on a signal
 	// itself, it exits when the server does).
 	Signals <-chan os.Signal
+	// SignalAfterExit, when set, gets the signals that arrive on Signals
+	// after the server exited, while Run finishes (the CLI re-raises them
+	// on itself, so that they end the tap like any process).
+	SignalAfterExit func(os.Signal)
 	// DrainTimeout is how long the server's stdout may stay idle after the
 	// server exited (a process it started may hold the pipe open) before
 	// the tap stops reading it (0: DefaultDrainTimeout).
 	DrainTimeout time.Duration
 
-	// Notify, when set, is called with each Notice as it happens; calls
-	// are serialized. Notices are also collected in Result.Notices.
+	// Notify, when set, is called with each Notice soon after it happens,
+	// in order, from a goroutine of the tap's own (so a slow report writer
+	// never holds up the traffic); Run returns after the last call.
+	// Notices are also collected in Result.Notices.
 	Notify func(Notice)
 }
 
@@ -186,22 +192,53 @@ type tapper struct {
 
 	forwarded [2]atomic.Int64
 
-	noteMu  sync.Mutex
-	notices []Notice
+	noteMu    sync.Mutex
+	notices   []Notice
+	noteReady chan struct{} // 1-buffered: a notice was added
+	noteDone  chan struct{} // closed when no more notices come
 }
 
 func (t *tapper) since() time.Duration { return time.Since(t.start) }
 
+// notice records a notice. Config.Notify gets it from a goroutine of its
+// own (deliverNotices): a report writer that blocks (a stderr pipe nobody
+// reads) must never hold up forwarding or the capture.
 func (t *tapper) notice(sev, rule string, dir int, format string, args ...any) {
 	n := Notice{Severity: sev, Rule: rule, AtMs: msOf(t.since()), Message: fmt.Sprintf(format, args...)}
 	if dir >= 0 {
 		n.Dir = dirNames[dir]
 	}
 	t.noteMu.Lock()
-	defer t.noteMu.Unlock()
 	t.notices = append(t.notices, n)
-	if t.cfg.Notify != nil {
-		t.cfg.Notify(n)
+	t.noteMu.Unlock()
+	poke(t.noteReady)
+}
+
+// deliverNotices calls Config.Notify with each notice, in order, until
+// noteDone is closed and every notice is delivered.
+func (t *tapper) deliverNotices() {
+	sent := 0
+	for {
+		t.noteMu.Lock()
+		batch := t.notices[sent:len(t.notices):len(t.notices)]
+		t.noteMu.Unlock()
+		for _, n := range batch {
+			t.cfg.Notify(n)
+		}
+		sent += len(batch)
+		if len(batch) > 0 {
+			continue
+		}
+		select {
+		case <-t.noteReady:
+		case <-t.noteDone:
+			t.noteMu.Lock()
+			left := len(t.notices) > sent
+			t.noteMu.Unlock()
+			if !left {
+				return
+			}
+		}
 	}
 }
 
@@ -282,7 +319,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Stdout == nil {
 		cfg.Stdout = io.Discard
 	}
-	t := &tapper{cfg: cfg}
+	t := &tapper{cfg: cfg, noteReady: make(chan struct{}, 1), noteDone: make(chan struct{})}
+	notified := make(chan struct{})
+	if cfg.Notify != nil {
+		go func() { defer close(notified); t.deliverNotices() }()
+	} else {
+		close(notified)
+	}
+	defer func() { close(t.noteDone); <-notified }()
 
 	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
 	cmd.Env = cfg.Env
@@ -349,14 +393,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			select {
 			case <-stopSignals:
 				return
-			case <-exitedCh:
-				return
 			case <-ctx.Done():
-				cmd.Process.Kill()
+				if !exited.Load() {
+					cmd.Process.Kill()
+				}
 				return
 			case sig, ok := <-cfg.Signals:
 				if !ok {
 					cfg.Signals = nil
+					continue
+				}
+				if exited.Load() {
+					if cfg.SignalAfterExit != nil {
+						cfg.SignalAfterExit(sig)
+					}
 					continue
 				}
 				t.notice("info", RuleSignal, -1, "%v forwarded to the server", sig)
@@ -364,6 +414,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			}
 		}
 	}()
+	defer close(stopSignals)
 
 	// Client -> server.
 	go t.pumpClient(inW)
@@ -373,7 +424,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 	<-exitedCh
 	<-s2cDone
-	close(stopSignals)
 
 	// Finish: the client's stream ends here if it has not ended by itself.
 	t.obsMu.Lock()
