@@ -14,8 +14,13 @@ import (
 // encoding/json. ok is false for anything that is not exactly one valid
 // JSON value (the caller then asks encoding/json for its error message).
 // FuzzFastDecode checks it against encoding/json.
-func fastDecode(data []byte) (v any, ok bool) {
-	d := decoder{data: data}
+func fastDecode(data []byte) (v any, ok bool) { return fastDecodeIntern(data, nil) }
+
+// fastDecodeIntern is fastDecode with a table of strings to reuse instead
+// of allocating (member names and literal values of the schema; read only,
+// so it may be shared by goroutines).
+func fastDecodeIntern(data []byte, intern map[string]string) (v any, ok bool) {
+	d := decoder{data: data, intern: intern}
 	d.ws()
 	v, ok = d.value(0)
 	if !ok {
@@ -26,9 +31,13 @@ func fastDecode(data []byte) (v any, ok bool) {
 }
 
 type decoder struct {
-	data []byte
-	i    int
+	data   []byte
+	i      int
+	intern map[string]string
 }
+
+// maxIntern is the longest string looked up in the intern table.
+const maxIntern = 64
 
 // maxDecodeDepth matches encoding/json's nesting limit.
 const maxDecodeDepth = 10000
@@ -199,6 +208,11 @@ func (d *decoder) str() (any, bool) {
 		if c == '"' {
 			s := d.data[start:d.i]
 			d.i++
+			if len(s) <= maxIntern && d.intern != nil {
+				if is, ok := d.intern[string(s)]; ok {
+					return is, true
+				}
+			}
 			if utf8.Valid(s) {
 				return string(s), true
 			}

@@ -437,7 +437,7 @@ func and(a, b verdict) verdict {
 }
 
 // check returns whether v is valid against n.
-func (n *fnode) check(v any, depth int) verdict {
+func (n *fnode) check(v any, depth int, fb *int) verdict {
 	if n == nil {
 		return accept
 	}
@@ -483,11 +483,11 @@ func (n *fnode) check(v any, depth int) verdict {
 		if n.props != nil || n.addlFalse || n.addl != nil {
 			for k, pv := range x {
 				if p, ok := n.props[k]; ok {
-					res = and(res, p.check(pv, depth+1))
+					res = and(res, p.check(pv, depth+1, fb))
 				} else if n.addlFalse {
 					return reject
 				} else if n.addl != nil {
-					res = and(res, n.addl.check(pv, depth+1))
+					res = and(res, n.addl.check(pv, depth+1, fb))
 				}
 				if res == reject {
 					return reject
@@ -500,7 +500,7 @@ func (n *fnode) check(v any, depth int) verdict {
 		}
 		if n.items != nil {
 			for _, e := range x {
-				if res = and(res, n.items.check(e, depth+1)); res == reject {
+				if res = and(res, n.items.check(e, depth+1, fb)); res == reject {
 					return reject
 				}
 			}
@@ -532,17 +532,17 @@ func (n *fnode) check(v any, depth int) verdict {
 		}
 	}
 	if n.ref != nil {
-		if res = and(res, n.ref.check(v, depth+1)); res == reject {
+		if res = and(res, n.ref.check(v, depth+1, fb)); res == reject {
 			return reject
 		}
 	}
 	for _, s := range n.allOf {
-		if res = and(res, s.check(v, depth+1)); res == reject {
+		if res = and(res, s.check(v, depth+1, fb)); res == reject {
 			return reject
 		}
 	}
 	if n.not != nil {
-		switch n.not.check(v, depth+1) {
+		switch n.not.check(v, depth+1, fb) {
 		case accept:
 			return reject
 		case unknown:
@@ -550,14 +550,14 @@ func (n *fnode) check(v any, depth int) verdict {
 		}
 	}
 	if n.ifS != nil {
-		switch n.ifS.check(v, depth+1) {
+		switch n.ifS.check(v, depth+1, fb) {
 		case accept:
 			if n.thenS != nil {
-				res = and(res, n.thenS.check(v, depth+1))
+				res = and(res, n.thenS.check(v, depth+1, fb))
 			}
 		case reject:
 			if n.elseS != nil {
-				res = and(res, n.elseS.check(v, depth+1))
+				res = and(res, n.elseS.check(v, depth+1, fb))
 			}
 		default:
 			res = unknown
@@ -567,15 +567,17 @@ func (n *fnode) check(v any, depth int) verdict {
 		}
 	}
 	if n.oneOf != nil {
-		res = and(res, n.checkOneOf(v, depth))
+		res = and(res, n.checkOneOf(v, depth, fb))
 	}
 	if n.anyOf != nil && res != reject {
-		res = and(res, n.checkAnyOf(v, depth))
+		res = and(res, n.checkAnyOf(v, depth, fb))
 	}
 	return res
 }
 
-func (n *fnode) tagBranch(v any) (int, bool) {
+// tagBranch returns the branch a tagged union's value selects (ok false
+// when the union is not dispatched by tag); -1 when none can match.
+func (n *fnode) tagBranch(v any, fb *int) (int, bool) {
 	if n.byTag == nil {
 		return 0, false
 	}
@@ -594,20 +596,23 @@ func (n *fnode) tagBranch(v any) (int, bool) {
 	if i, ok := n.byTag[s]; ok {
 		return i, true
 	}
+	if n.fallback >= 0 && fb != nil {
+		*fb++ // an unknown tag: the caller reports it
+	}
 	return n.fallback, true
 }
 
-func (n *fnode) checkOneOf(v any, depth int) verdict {
-	if i, ok := n.tagBranch(v); ok {
+func (n *fnode) checkOneOf(v any, depth int, fb *int) verdict {
+	if i, ok := n.tagBranch(v, fb); ok {
 		if i < 0 {
 			return reject
 		}
-		return n.oneOf[i].check(v, depth+1)
+		return n.oneOf[i].check(v, depth+1, fb)
 	}
 	matched := 0
 	unsure := false
 	for _, b := range n.oneOf {
-		switch b.check(v, depth+1) {
+		switch b.check(v, depth+1, fb) {
 		case accept:
 			matched++
 		case unknown:
@@ -625,16 +630,16 @@ func (n *fnode) checkOneOf(v any, depth int) verdict {
 	return reject
 }
 
-func (n *fnode) checkAnyOf(v any, depth int) verdict {
-	if i, ok := n.tagBranch(v); ok {
+func (n *fnode) checkAnyOf(v any, depth int, fb *int) verdict {
+	if i, ok := n.tagBranch(v, fb); ok {
 		if i < 0 {
 			return reject
 		}
-		return n.anyOf[i].check(v, depth+1)
+		return n.anyOf[i].check(v, depth+1, fb)
 	}
 	unsure := false
 	for _, b := range n.anyOf {
-		switch b.check(v, depth+1) {
+		switch b.check(v, depth+1, fb) {
 		case accept:
 			return accept
 		case unknown:

@@ -211,7 +211,7 @@ func (s *Stream) prep(dir gen.Direction, l *frame.Line) *prepared {
 		}
 		c.add(RuleFrameUTF8, "", "", fmt.Sprintf("frame is not valid UTF-8 (first bad byte at column %d); checked with U+FFFD in its place", col))
 	}
-	val, err := decodeJSON(data)
+	val, err := decodeJSONIntern(data, s.v.intern)
 	if err != nil {
 		c.add(RuleFrameJSON, "", "", "not JSON: "+err.Error()+" (receivers drop the line)")
 		return p
@@ -288,8 +288,10 @@ func (s *Stream) maxFrame() int64 {
 }
 
 // decodeJSON decodes exactly one JSON value with numbers as json.Number.
-func decodeJSON(data []byte) (any, error) {
-	if v, ok := fastDecode(data); ok {
+func decodeJSON(data []byte) (any, error) { return decodeJSONIntern(data, nil) }
+
+func decodeJSONIntern(data []byte, intern map[string]string) (any, error) {
+	if v, ok := fastDecodeIntern(data, intern); ok {
 		return v, nil
 	}
 	d := json.NewDecoder(bytes.NewReader(data))

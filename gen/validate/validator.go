@@ -72,6 +72,12 @@ type Validator struct {
 
 	// fast is the fast check by type pointer (see fast.go); nil disables it.
 	fast map[string]*fnode
+	// openDispatched: the fast check dispatches every open union by its tag
+	// (and so counts the fallbacks it takes).
+	openDispatched bool
+	// intern holds the schema's member names and string literals, reused
+	// by the decoder instead of allocating each occurrence.
+	intern map[string]string
 }
 
 // New compiles model for validation.
@@ -131,6 +137,15 @@ func New(model *gen.Model, opts Options) (*Validator, error) {
 	}
 	v.proto = newProtocol(model)
 	v.fast = v.compileFast()
+	v.openDispatched = v.fast != nil
+	for _, t := range model.Types {
+		if t.Kind == gen.KindUnion && t.Union != nil && t.Union.Open {
+			if n := v.fast[t.Pointer]; n == nil || n.byTag == nil || n.fallback < 0 {
+				v.openDispatched = false
+			}
+		}
+	}
+	v.intern = internTable(model)
 	return v, nil
 }
 
@@ -239,9 +254,10 @@ type issue struct {
 func (v *Validator) checkValue(s *jsonschema.Schema, t *gen.Type, val any) []issue {
 	var out []issue
 	fv := unknown
+	fallbacks := 0
 	if t != nil {
 		if n := v.fast[t.Pointer]; n != nil {
-			fv = n.check(val, 0)
+			fv = n.check(val, 0, &fallbacks)
 		}
 	}
 	if fv == accept {
@@ -271,7 +287,9 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *gen.Type, val any) []iss
 			v.explain(ve, val, nil, &out)
 		}
 	}
-	if t != nil && v.openReach[t] {
+	// The walker finds the unknown tags of open unions; a value the fast
+	// check accepted without taking any fallback branch has none.
+	if t != nil && v.openReach[t] && (fv != accept || fallbacks > 0 || !v.openDispatched) {
 		w := walker{v: v}
 		w.walkType(t, val, 0)
 		out = append(out, w.out...)
@@ -286,6 +304,67 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *gen.Type, val any) []iss
 // into one, messages sorted and joined, so each problem value gives one
 // finding; identical messages are kept once. The library's cause order
 // follows Go map order, so everything is sorted here.
+// internTable collects the strings a frame is likely to repeat: the
+// envelope's members, method names, and every member name, const and enum
+// string of the schema.
+func internTable(m *gen.Model) map[string]string {
+	t := map[string]string{}
+	add := func(s string) {
+		if len(s) <= maxIntern {
+			t[s] = s
+		}
+	}
+	for _, s := range []string{"jsonrpc", "2.0", "id", "method", "params", "result", "error", "code", "message", "data"} {
+		add(s)
+	}
+	for _, me := range m.Methods {
+		add(me.Name)
+	}
+	var root any
+	d := json.NewDecoder(bytes.NewReader(m.Raw))
+	d.UseNumber()
+	if d.Decode(&root) != nil {
+		return t
+	}
+	var walk func(any)
+	walk = func(x any) {
+		switch y := x.(type) {
+		case map[string]any:
+			for k, e := range y {
+				switch k {
+				case "properties":
+					if ps, ok := e.(map[string]any); ok {
+						for p := range ps {
+							add(p)
+						}
+					}
+				case "const":
+					if s, ok := e.(string); ok {
+						add(s)
+					}
+				case "enum", "required":
+					if a, ok := e.([]any); ok {
+						for _, v := range a {
+							if s, ok := v.(string); ok {
+								add(s)
+							}
+						}
+					}
+				case "description", "examples", "title":
+					continue
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range y {
+				walk(e)
+			}
+		}
+	}
+	walk(root)
+	return t
+}
+
 // MaxReportDepth is the deepest nesting of a value that is handed to the
 // validation library for a detailed report (only values the fast check
 // does not accept are; valid values of any depth are accepted by it).
@@ -324,7 +403,7 @@ func depth(v any, d int) int {
 // fastAccepts reports whether the fast check accepts val as a t.
 func (v *Validator) fastAccepts(t *gen.Type, val any) bool {
 	n := v.fast[t.Pointer]
-	return n != nil && n.check(val, 0) == accept
+	return n != nil && n.check(val, 0, nil) == accept
 }
 
 func group(in []issue) []issue {
