@@ -90,7 +90,6 @@ type frameCtx struct {
 	method string
 	id     string
 	out    []Finding
-	errors int
 }
 
 func (c *frameCtx) finding(rule string, sev Severity, ptr, schema, branch, msg string) Finding {
@@ -105,14 +104,7 @@ func (c *frameCtx) finding(rule string, sev Severity, ptr, schema, branch, msg s
 }
 
 func (c *frameCtx) add(rule string, sev Severity, ptr, msg string) {
-	c.emit(c.finding(rule, sev, ptr, "", "", msg))
-}
-
-func (c *frameCtx) emit(f Finding) {
-	if f.Severity == Error {
-		c.errors++
-	}
-	c.out = append(c.out, f)
+	c.out = append(c.out, c.finding(rule, sev, ptr, "", "", msg))
 }
 
 // issues converts schema issues found in the value at prefix into findings.

@@ -223,7 +223,8 @@ func (v *Validator) schemaAt(ptr string) (*jsonschema.Schema, error) {
 	return s, nil
 }
 
-// TypeSchema returns the named $defs type of the model for --type mode.
+// typeByName returns the named $defs type of the model and its compiled
+// schema, for --type mode.
 func (v *Validator) typeByName(name string) (*gen.Type, *jsonschema.Schema, error) {
 	t := v.model.TypeByName(name)
 	if t == nil {
