@@ -18,8 +18,13 @@ import (
 )
 
 // captureSlack is how many bytes the DIR<TAB>MS<TAB> prefix may add to a
-// frame before the capture line counts as too large.
+// frame before the capture line counts as too large: the longest tag
+// (16 bytes), a time stamp of at most maxStampLen characters, two tabs.
 const captureSlack = 64
+
+// maxStampLen is the longest time stamp accepted (a longer one could make a
+// small frame's line exceed the slack).
+const maxStampLen = 40
 
 // CaptureRecord is one line of an interleaved capture.
 type CaptureRecord struct {
@@ -136,6 +141,9 @@ func ParseCaptureLine(l Line) (CaptureRecord, error) {
 		return bad(fmt.Sprintf("unknown direction tag %q (want %s or %s, optionally with %s or %s)",
 			dir, CaptureClientToServer, CaptureServerToClient, CaptureEOFSuffix, CaptureNoNewlineSuffix))
 	}
+	if t2-t1-1 > maxStampLen {
+		return bad(fmt.Sprintf("time stamp of %d characters (at most %d)", t2-t1-1, maxStampLen))
+	}
 	ms, err := strconv.ParseFloat(string(src[t1+1:t2]), 64)
 	if err != nil || ms < 0 {
 		return bad(fmt.Sprintf("bad time stamp %q (want milliseconds)", src[t1+1:t2]))
@@ -151,7 +159,11 @@ func ParseCaptureLine(l Line) (CaptureRecord, error) {
 	} else {
 		rec.PayloadSize = l.Size - prefix
 	}
-	if l.TooLarge {
+	if l.TooLarge && int64(len(src)-t2-1) == rec.PayloadSize {
+		// The whole payload is in the head: only the prefix was long.
+		rec.TooLarge = false
+		rec.Payload = src[t2+1:]
+	} else if l.TooLarge {
 		rec.Head = src[t2+1:]
 	} else {
 		rec.Payload = src[t2+1:]
