@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"reflect"
 	"sort"
 	"strconv"
@@ -113,11 +114,26 @@ func decodeAs[T any](raw json.RawMessage) (T, error) {
 	}
 	if err := json.Unmarshal(raw, &v); err != nil {
 		if want == "integer" {
+			// JSON Schema counts 1.0 and 1e3 as integers: accept an integral
+			// value that fits, as the Python bindings do.
+			if n, ok := integral(raw); ok {
+				reflect.ValueOf(&v).Elem().SetInt(n)
+				return v, nil
+			}
 			return v, &DecodeError{Msg: fmt.Sprintf("expected integer, got %s", strings.TrimSpace(string(raw)))}
 		}
 		return v, &DecodeError{Msg: err.Error()}
 	}
 	return v, nil
+}
+
+// integral parses a JSON number whose value is an integer that fits in 64 bits.
+func integral(raw []byte) (int64, bool) {
+	r, ok := new(big.Rat).SetString(strings.TrimSpace(string(raw)))
+	if !ok || !r.IsInt() || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
 }
 
 // decodeSlice decodes a JSON array with item; the result is never nil.
