@@ -138,6 +138,7 @@ func runTap(cmd *cobra.Command, args []string) error {
 		Command:           args,
 		Stdin:             os.Stdin,
 		Stdout:            os.Stdout,
+		CloseStdout:       true,
 		Stderr:            os.Stderr,
 		CaptureMsDecimals: o.captureMsDec,
 		QueueBytes:        o.queueBytes,
@@ -210,16 +211,9 @@ func runTap(cmd *cobra.Command, args []string) error {
 	signal.Notify(pipes, syscall.SIGPIPE)
 	defer signal.Stop(pipes)
 	cfg.Signals = sigs
-	// A signal after the server exited ends the tap the default way.
-	reraise := func(sig os.Signal) {
-		signal.Reset(sig)
-		if ss, ok := sig.(syscall.Signal); ok {
-			syscall.Kill(os.Getpid(), ss)
-		}
-	}
-	cfg.SignalAfterExit = reraise
 
 	res, err := tap.Run(context.Background(), cfg)
+	// From here on a signal ends the tap the default way.
 	signal.Reset(tapForwardedSignals...)
 	defer rep.close()
 	if err != nil {

@@ -55,14 +55,15 @@ const (
 
 // Rule ids of the tap's own notices.
 const (
-	RuleValidationOverflow = "tap.validation-overflow" // warning: validation stopped, see package doc
-	RuleFrameTooLarge      = "tap.frame-too-large"     // warning: a line over MaxFrameBytes was not validated
-	RuleCaptureError       = "tap.capture-error"       // error: writing the capture failed; it is incomplete
-	RuleClientGone         = "tap.client-gone"         // info: writing to the client failed (it closed its end)
-	RuleServerStdinClosed  = "tap.server-stdin-closed" // info: writing to the server's stdin failed
-	RuleDrainTimeout       = "tap.drain-timeout"       // warning: server exited, its stdout stayed open
-	RuleStdinError         = "tap.stdin-error"         // error: reading the tap's stdin failed
-	RuleSignal             = "tap.signal"              // info: a signal was forwarded to the server
+	RuleValidationOverflow  = "tap.validation-overflow"  // warning: validation stopped, see package doc
+	RuleFrameTooLarge       = "tap.frame-too-large"      // warning: a line over MaxFrameBytes was not validated
+	RuleCaptureError        = "tap.capture-error"        // error: writing the capture failed; it is incomplete
+	RuleClientGone          = "tap.client-gone"          // info: writing to the client failed (it closed its end)
+	RuleServerStdinClosed   = "tap.server-stdin-closed"  // info: writing to the server's stdin failed
+	RuleDrainTimeout        = "tap.drain-timeout"        // warning: server exited, its stdout stayed open
+	RuleStdinError          = "tap.stdin-error"          // error: reading the tap's stdin failed
+	RuleSignal              = "tap.signal"               // info: a signal was forwarded to the server
+	RuleValidationAbandoned = "tap.validation-abandoned" // warning: a signal after the server exited cut validation short
 )
 
 // Config describes one tap run. Command is required; every other field has
@@ -80,12 +81,16 @@ type Config struct {
 	// after the server has exited is abandoned: Run returns without
 	// waiting for it (the goroutine ends at the reader's next EOF/error).
 	Stdin io.Reader
-	// Stdout receives the server's stdout (nil: discarded). When a write
+	// Stdout receives the server's stdout (nil: discarded). With
+	// CloseStdout, the tap closes it (if it is an io.Closer) as soon as the
+	// server's stdout ends, so the client sees EOF then and not only when
+	// Run returns (after the validator has caught up). When a write
 	// fails (the client closed its end) the tap closes the server's stdout
 	// pipe, so the server sees EPIPE/SIGPIPE as it would without the tap.
 	// A caller passing os.Stdout should signal.Notify SIGPIPE, or the Go
 	// runtime kills the process on the first write to a closed pipe.
-	Stdout io.Writer
+	Stdout      io.Writer
+	CloseStdout bool
 	// Stderr is the server's stderr. An *os.File (the default, os.Stderr)
 	// is inherited as is: the tap never touches those bytes.
 	Stderr io.Writer
@@ -113,10 +118,12 @@ type Config struct {
 	// subscribes with signal.Notify; the tap never exits on a signal
 	// itself, it exits when the server does).
 	Signals <-chan os.Signal
-	// SignalAfterExit, when set, gets the signals that arrive on Signals
-	// after the server exited, while Run finishes (the CLI re-raises them
-	// on itself, so that they end the tap like any process).
-	SignalAfterExit func(os.Signal)
+	// A signal that arrives after the server exited, while Run finishes,
+	// is not forwarded: it makes the tap stop validating (notice
+	// tap.validation-abandoned; the end-of-stream checks are skipped) so
+	// that Run returns at once; so does a signal after the server's stdout
+	// ended (which is still forwarded). A client that escalates to SIGTERM when the
+	// server is slow to exit thus gets the server's own exit status.
 	// DrainTimeout is how long the server's stdout may stay idle after the
 	// server exited (a process it started may hold the pipe open) before
 	// the tap stops reading it (0: DefaultDrainTimeout).
@@ -191,6 +198,9 @@ type tapper struct {
 	valCut   bool
 
 	forwarded [2]atomic.Int64
+	abandon   atomic.Bool // stop validating now (a signal after the server exited)
+	s2cEnded  atomic.Bool // the server's stdout ended
+	abandoned bool        // set by validateLoop when it stopped for abandon
 
 	noteMu    sync.Mutex
 	notices   []Notice
@@ -404,13 +414,22 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 					continue
 				}
 				if exited.Load() {
-					if cfg.SignalAfterExit != nil {
-						cfg.SignalAfterExit(sig)
+					t.abandon.Store(true)
+					if t.valQ != nil {
+						t.valQ.notify()
 					}
 					continue
 				}
 				t.notice("info", RuleSignal, -1, "%v forwarded to the server", sig)
 				cmd.Process.Signal(sig)
+				if t.s2cEnded.Load() {
+					// The server's output is over: whoever signals wants
+					// out, so stop validating as after its exit.
+					t.abandon.Store(true)
+					if t.valQ != nil {
+						t.valQ.notify()
+					}
+				}
 			}
 		}
 	}()
@@ -449,7 +468,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	consumers.Wait()
 
-	res := &Result{ValidationComplete: t.valQ != nil && !t.valCut}
+	res := &Result{ValidationComplete: t.valQ != nil && !t.valCut && !t.abandoned}
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	switch {
 	case ws.Signaled():
@@ -547,6 +566,10 @@ func (t *tapper) pumpServer(r *os.File, exited *atomic.Bool) {
 			}
 		}
 		if err != nil {
+			t.s2cEnded.Store(true)
+			if c, isCloser := t.cfg.Stdout.(io.Closer); t.cfg.CloseStdout && isCloser {
+				c.Close()
+			}
 			switch {
 			case errors.Is(err, io.EOF):
 				t.observe(1, kindEOF, nil)
@@ -639,7 +662,11 @@ func (t *tapper) validateLoop() {
 	var at time.Duration
 	for d := range sp {
 		sp[d] = lineSplitter{dir: dirNames[d], max: t.cfg.MaxFrameBytes}
-		frameFn[d] = func(line []byte, terminated bool) { sink.Frame(dirNames[d], line, terminated, at) }
+		frameFn[d] = func(line []byte, terminated bool) {
+			if !t.abandon.Load() {
+				sink.Frame(dirNames[d], line, terminated, at)
+			}
+		}
 		overFn[d] = func(size int64, terminated bool) {
 			if over != nil {
 				over.Oversize(dirNames[d], size, terminated, at)
@@ -652,6 +679,13 @@ func (t *tapper) validateLoop() {
 	for {
 		items, cost, done, cut := t.valQ.take(buf, 0, nil)
 		for _, c := range items {
+			if t.abandon.Load() {
+				t.abandoned = true
+				t.notice("warning", RuleValidationAbandoned, -1, "validation stopped before it caught up with the traffic (a signal after the server exited); the capture has everything")
+				t.valQ.release(cost)
+				sink.Close(false)
+				return
+			}
 			at = c.at
 			switch c.kind {
 			case kindData:

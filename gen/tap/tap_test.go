@@ -617,3 +617,41 @@ func TestTapLineSplitter(t *testing.T) {
 		}
 	}
 }
+
+// TestTapEOFBeforeValidationAndAbandon: the server's EOF reaches the
+// client at once although a slow validator is far behind; a signal after
+// the server exited makes Run stop validating and return.
+func TestTapEOFBeforeValidationAndAbandon(t *testing.T) {
+	for _, signalAfterExit := range []bool{false, true} {
+		var in bytes.Buffer
+		for i := 0; i < 400; i++ {
+			in.WriteString(`{"jsonrpc":"2.0","id":` + itoa(i) + `,"method":"ping"}` + "\n")
+		}
+		argv, env := helperCmd("echo")
+		pr, pw := io.Pipe()
+		eof := make(chan time.Time, 1)
+		go func() { io.Copy(io.Discard, pr); eof <- time.Now() }()
+		sigs := make(chan os.Signal, 1)
+		sink := &recSink{delay: 5 * time.Millisecond} // 800 frames: 4 s
+		if signalAfterExit {
+			go func() { <-eof; eof <- time.Now(); sigs <- syscall.SIGTERM }()
+		}
+		start := time.Now()
+		res := runTap(t, Config{Command: argv, Env: env, Stdin: bytes.NewReader(in.Bytes()), Stdout: pw, CloseStdout: true, Sink: sink, Signals: sigs})
+		end := time.Now()
+		sawEOF := <-eof
+		if d := sawEOF.Sub(start); d > time.Second {
+			t.Errorf("signal=%v: the client saw EOF %v after the start", signalAfterExit, d)
+		}
+		if signalAfterExit {
+			if res.ValidationComplete || !hasRule(res, RuleValidationAbandoned) || sink.complete || sink.closes != 1 {
+				t.Errorf("abandon: complete %v, notices %v, sink complete %v closes %d", res.ValidationComplete, res.Notices, sink.complete, sink.closes)
+			}
+			if d := end.Sub(start); d > 2*time.Second {
+				t.Errorf("abandon: Run took %v", d)
+			}
+		} else if !res.ValidationComplete || sink.frames[0]+sink.frames[1] != 800 || end.Sub(sawEOF) < time.Second {
+			t.Errorf("no signal: complete %v, %d frames, Run returned %v after EOF", res.ValidationComplete, sink.frames[0]+sink.frames[1], end.Sub(sawEOF))
+		}
+	}
+}
