@@ -461,7 +461,8 @@ func (s *Stream) request(p *prepared) {
 	if s.v.proto.hasInitialize && c.dir != gen.ServerToClient {
 		if name == "initialize" {
 			s.initSeen = true
-		} else if !s.initSeen {
+		} else if !s.initSeen && name != "ping" {
+			// A keep-alive "ping" may precede the handshake (MCP allows it).
 			c.add(RuleInitializeFirst, "", "/method", fmt.Sprintf("%q sent before \"initialize\"", name))
 		}
 	}
