@@ -242,6 +242,22 @@ func ptrOnly(p string) string {
 
 // checkNames reports identifiers that two schema names fold onto.
 func (l *loader) checkNames(m *Model) {
+	unnameable := func(at loc, what, name string, names ...string) {
+		for _, n := range names {
+			if strings.Trim(n, "_") == "" {
+				l.problem(at, fmt.Sprintf("%s %q has no letter or digit to name an identifier after", what, name),
+					"add \"x-name\" (or x-go-name/x-python-name/x-ts-name) with an identifier")
+				return
+			}
+		}
+	}
+	for _, t := range m.Types {
+		at := l.typeLocs[t]
+		unnameable(at, "type", t.Name, t.Names[:]...)
+		for _, f := range t.Fields {
+			unnameable(loc{at.d, fragOf(f.Pointer)}, "member", f.Wire, f.Names.Of(LangGo), f.Names.Of(LangPython))
+		}
+	}
 	c := &collisions{l: l, spaces: map[string]map[string]nameClaim{}, pairs: map[[2]string][]string{}, locs: map[[2]string]loc{}}
 	for _, t := range m.Types {
 		at := l.typeLocs[t]
@@ -256,13 +272,13 @@ func (l *loader) checkNames(m *Model) {
 		}
 		if t.Kind == KindEnum {
 			for _, v := range t.Enum {
-				c.claim("types", LangGo, v.Names.Of(LangGo), ptrOnly(v.Pointer), loc{at.d, ptrOnly(v.Pointer)})
+				c.claim("types", LangGo, v.Names.Of(LangGo), ptrOnly(v.Pointer), loc{at.d, fragOf(v.Pointer)})
 			}
 		}
 		if t.Kind == KindObject {
 			space := "fields of " + t.Pointer
 			for _, f := range t.Fields {
-				fat := loc{at.d, ptrOnly(f.Pointer)}
+				fat := loc{at.d, fragOf(f.Pointer)}
 				c.claim(space, LangGo, f.Names.Of(LangGo), ptrOnly(f.Pointer), fat)
 				c.claim(space, LangPython, f.Names.Of(LangPython), ptrOnly(f.Pointer), fat)
 			}
@@ -275,4 +291,13 @@ func (l *loader) checkNames(m *Model) {
 		c.claim("methods", LangTS, me.Names.Of(LangTS), ptrOnly(me.Pointer), at)
 	}
 	c.report()
+}
+
+// fragOf returns the JSON pointer fragment of a model pointer ("#/a/b" or
+// "file.json#/a/b" → "/a/b").
+func fragOf(p string) string {
+	if i := strings.Index(p, "#"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
 }
