@@ -29,10 +29,16 @@ import (
 // command registers, the compilers, and starts a loopback listener that
 // counts connections (the "never fetched" proof).
 
-// guardAddr is the loopback address the hostile schemas' remote $refs name.
-// Every dshgen run also gets HTTP_PROXY/HTTPS_PROXY/ALL_PROXY pointing at
-// it, so a fetch of any http(s) URL, loopback or not, would connect here.
-const guardAddr = "127.0.0.1:39217"
+// schemaGuardAddr is the loopback address the hostile schemas' remote
+// $refs name. The test listens on a free loopback port and copies each
+// case with this address replaced by its own (two runs at once cannot
+// collide). Every dshgen run also gets HTTP_PROXY/HTTPS_PROXY/ALL_PROXY
+// pointing at the listener, so a fetch of any http(s) URL, loopback or not,
+// would connect there.
+const schemaGuardAddr = "127.0.0.1:39217"
+
+// guardAddr is the listener's address (set in setup).
+var guardAddr string
 
 var (
 	root       string // repository root
@@ -111,10 +117,11 @@ func setup() (int, error) {
 	} else {
 		notes = append(notes, "pyright is not installed (testdata/python/check.sh installs it): the generated Python was not checked by pyright --strict")
 	}
-	guard, err = newListenGuard(guardAddr)
+	guard, err = newListenGuard("127.0.0.1:0")
 	if err != nil {
-		return 0, fmt.Errorf("the no-fetch guard needs %s free: %w", guardAddr, err)
+		return 0, fmt.Errorf("the no-fetch guard cannot listen on loopback: %w", err)
 	}
+	guardAddr = guard.ln.Addr().String()
 	return 0, nil
 }
 
@@ -445,6 +452,26 @@ func forbidLines(t *testing.T, out, lang, re string) {
 			}
 		}
 		return nil
+	})
+}
+
+// copyCase copies the files of a case directory into dst, with the
+// schemas' guard address replaced by the listener's.
+func copyCase(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		data = bytes.ReplaceAll(data, []byte(schemaGuardAddr), []byte(guardAddr))
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
 	})
 }
 

@@ -2,6 +2,8 @@ package hardinputs_test
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,9 +35,10 @@ type expectation struct {
 }
 
 // TestHostileSchemas runs `dshgen generate` on every schema of
-// testdata/hostile and checks the outcome its expect.json states. Every
-// dshgen run has HTTP(S)_PROXY set to a loopback listener and the remote
-// $refs name that listener, so any fetch attempt is seen.
+// testdata/hostile (copied into a temporary directory, the remote URLs
+// pointed at the test's loopback listener) and checks the outcome its
+// expect.json states. Every dshgen run has HTTP(S)_PROXY set to the
+// listener too, so any fetch attempt is seen.
 func TestHostileSchemas(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join(root, "testdata", "hostile", "*", "expect.json"))
 	if err != nil || len(dirs) < 20 {
@@ -53,7 +56,11 @@ func TestHostileSchemas(t *testing.T) {
 			if err := json.Unmarshal(raw, &exp); err != nil {
 				t.Fatalf("%s: %v", ef, err)
 			}
-			runHostile(t, filepath.Join(dir, "schema.json"), exp)
+			work := filepath.Join(t.TempDir(), filepath.Base(dir))
+			if err := copyCase(dir, work); err != nil {
+				t.Fatal(err)
+			}
+			runHostile(t, filepath.Join(work, "schema.json"), exp)
 		})
 	}
 }
@@ -121,5 +128,28 @@ func runHostile(t *testing.T, schema string, exp expectation) {
 		}
 	default:
 		t.Fatalf("expect.json outcome %q: want generates or refused", exp.Outcome)
+	}
+}
+
+// TestGuardSeesFetches is the control for the no-fetch checks: a direct
+// fetch of a URL naming the listener, and a fetch of any https URL through
+// the proxy the dshgen runs are given, both reach the listener.
+func TestGuardSeesFetches(t *testing.T) {
+	before := guard.Count()
+	c := &http.Client{Timeout: 2 * time.Second}
+	if resp, err := c.Get("http://" + guardAddr + "/remote.schema.json"); err == nil {
+		resp.Body.Close()
+	}
+	proxy, _ := url.Parse("http://" + guardAddr)
+	pc := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
+	if resp, err := pc.Get("https://schemas.example.invalid/b.json"); err == nil {
+		resp.Body.Close()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for guard.Count()-before < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := guard.Count() - before; n != 2 {
+		t.Fatalf("the listener saw %d connections, want 2 (direct and proxied): %s", n, guard.Seen())
 	}
 }
