@@ -40,7 +40,11 @@ export interface MethodInfo {
   readonly paramsOptional: boolean;
 }
 
-/** The frame kind, the sending side and params optionality of every method. */
+/**
+ * The frame kind, the sending side and params optionality of every method.
+ * Keys are computed so that a method called "__proto__" is a key, not the
+ * object's prototype.
+ */
 export const methodTable = {
 } as const satisfies { readonly [M in KnownMethod]: MethodInfo };
 

@@ -58,7 +58,8 @@ export function extraMembers<N extends keyof ObjectTypes>(type: N, value: Object
   const out: { [key: string]: T.JsonValue } = {};
   for (const [key, member] of Object.entries(value as object)) {
     if (!declared.includes(key)) {
-      out[key] = member as T.JsonValue;
+      // defineProperty, so a "__proto__" member is an own member, not the prototype.
+      Object.defineProperty(out, key, { value: member as T.JsonValue, enumerable: true, writable: true, configurable: true });
     }
   }
   return out;

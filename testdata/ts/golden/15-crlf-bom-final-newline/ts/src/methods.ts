@@ -67,11 +67,15 @@ export interface MethodInfo {
   readonly paramsOptional: boolean;
 }
 
-/** The frame kind, the sending side and params optionality of every method. */
+/**
+ * The frame kind, the sending side and params optionality of every method.
+ * Keys are computed so that a method called "__proto__" is a key, not the
+ * object's prototype.
+ */
 export const methodTable = {
-  "session.event": { kind: "notification", direction: "server-to-client", paramsOptional: false },
-  "session.status": { kind: "notification", direction: "server-to-client", paramsOptional: false },
-  "session/prompt": { kind: "request", direction: "client-to-server", paramsOptional: false },
+  ["session.event"]: { kind: "notification", direction: "server-to-client", paramsOptional: false },
+  ["session.status"]: { kind: "notification", direction: "server-to-client", paramsOptional: false },
+  ["session/prompt"]: { kind: "request", direction: "client-to-server", paramsOptional: false },
 } as const satisfies { readonly [M in KnownMethod]: MethodInfo };
 
 const methodInfo: { readonly [name: string]: MethodInfo | undefined } = methodTable;
