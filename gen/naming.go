@@ -165,7 +165,7 @@ var tsReservedTypes = set("any", "boolean", "never", "number", "object", "string
 
 // goReservedTypes would shadow predeclared identifiers used by generated Go code
 // or clash with its helper types.
-var goReservedTypes = set("Nullable", "RawJSON", "DecodeError", "Int64", "Frame", "RequestInfo",
+var goReservedTypes = set("Nullable", "RawJSON", "DecodeError", "ResponseError", "MethodInfo", "LookupMethod", "DecodeParams", "DecodeResult", "Int64", "Frame", "RequestInfo",
 	"NotificationInfo", "Method", "Kind", "Direction", "Requests", "Notifications")
 
 // goFieldMembers are the method names every generated struct has; a field of

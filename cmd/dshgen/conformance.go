@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshgen/dshgen/gen"
 	"github.com/dshgen/dshgen/gen/conformance"
 	"github.com/dshgen/dshgen/gen/corpus"
 	"github.com/dshgen/dshgen/gen/validate"
@@ -83,7 +82,20 @@ usage or setup error.`,
 			}
 			printReport(cmd.OutOrStdout(), rep, drivers)
 			if rep.Failed() {
-				fmt.Fprintln(cmd.ErrOrStderr(), "dshgen conformance: reproduce with: go run ./cmd/dshgen conformance --lang "+strings.Join(expandLangs(langs), ",")+" "+strings.Join(args, " "))
+				repro := "go run ./cmd/dshgen conformance --lang " + strings.Join(expandLangs(langs), ",")
+				if schemaPath != "schema/dsh-sdk-protocol.schema.json" {
+					repro += " --schema " + schemaPath
+				}
+				if outDir != "out" {
+					repro += " --out " + outDir
+				}
+				if pkg != "dshproto" {
+					repro += " --package " + pkg
+				}
+				if len(args) > 0 {
+					repro += " " + strings.Join(args, " ")
+				}
+				fmt.Fprintln(cmd.ErrOrStderr(), "dshgen conformance: reproduce with: "+repro)
 				return findings()
 			}
 			return nil
@@ -210,12 +222,11 @@ func printReport(w io.Writer, rep *conformance.Report, drivers []conformance.Dri
 		bad := 0
 		for _, m := range rep.Mismatches {
 			if m.Lang == d.Lang {
-				bad++
+				bad += m.Frames
 			}
 		}
 		per = append(per, fmt.Sprintf("%s %d/%d", d.Lang, rep.PerLang[d.Lang]-bad, rep.PerLang[d.Lang]))
 	}
 	fmt.Fprintf(w, "dshgen conformance: %d files, %d frames, %d valid; round-tripped: %s; invalid vectors caught: %d/%d\n",
 		len(rep.Files), rep.Frames, rep.Checked, strings.Join(per, ", "), rep.InvalidChecked-len(rep.InvalidMissed), rep.InvalidChecked)
-	_ = gen.Langs
 }

@@ -51,6 +51,9 @@ type Mismatch struct {
 	Line    int
 	Pointer string // first difference (JSON pointer into the frame)
 	What    string
+	// Frames is how many valid frames the mismatch covers: 1, or all of an
+	// input's when the driver's output could not be matched line by line.
+	Frames int
 }
 
 // Report is the outcome of one conformance run.
@@ -204,7 +207,13 @@ func Compare(lang string, frames []InputFrame, lines []string, stderr string) []
 		if s := strings.TrimSpace(stderr); s != "" {
 			msg += ": " + firstLine(s)
 		}
-		return []Mismatch{{Lang: lang, File: frames[0].File, Line: frames[0].Line, What: msg}}
+		valid := 0
+		for _, f := range frames {
+			if f.Valid {
+				valid++
+			}
+		}
+		return []Mismatch{{Lang: lang, File: frames[0].File, Line: frames[0].Line, What: msg, Frames: valid}}
 	}
 	for i, f := range frames {
 		if !f.Valid {
@@ -212,16 +221,16 @@ func Compare(lang string, frames []InputFrame, lines []string, stderr string) []
 		}
 		got := lines[i]
 		if strings.HasPrefix(got, "!error ") {
-			out = append(out, Mismatch{Lang: lang, File: f.File, Line: f.Line, What: "does not decode: " + strings.TrimPrefix(got, "!error ")})
+			out = append(out, Mismatch{Lang: lang, File: f.File, Line: f.Line, What: "does not decode: " + strings.TrimPrefix(got, "!error "), Frames: 1})
 			continue
 		}
 		p, what, err := jsonvalue.Diff(f.Raw, []byte(got))
 		if err != nil {
-			out = append(out, Mismatch{Lang: lang, File: f.File, Line: f.Line, What: "driver output is not JSON: " + err.Error()})
+			out = append(out, Mismatch{Lang: lang, File: f.File, Line: f.Line, What: "driver output is not JSON: " + err.Error(), Frames: 1})
 			continue
 		}
 		if what != "" {
-			out = append(out, Mismatch{Lang: lang, File: f.File, Line: f.Line, Pointer: p, What: "re-encodes differently: " + what})
+			out = append(out, Mismatch{Lang: lang, File: f.File, Line: f.Line, Pointer: p, What: "re-encodes differently: " + what, Frames: 1})
 		}
 	}
 	return out

@@ -82,8 +82,13 @@ func opposite(d gen.Direction) gen.Direction {
 	return gen.ClientToServer
 }
 
-func (b *builder) id() string {
+// id mints the next request id: every third one an integer, the others
+// strings, so both JsonRpcId forms are exercised.
+func (b *builder) id() any {
 	b.nextID++
+	if b.nextID%3 == 0 {
+		return json.Number(fmt.Sprint(b.nextID))
+	}
 	return fmt.Sprintf("conf-%d", b.nextID)
 }
 
@@ -95,7 +100,7 @@ func line(o *Obj) string {
 	return string(raw)
 }
 
-func envelope(method *gen.Method, id string, params any, withParams bool) *Obj {
+func envelope(method *gen.Method, id any, params any, withParams bool) *Obj {
 	o := NewObj().Set("jsonrpc", "2.0")
 	if method.Kind == gen.Request {
 		o.Set("id", id)

@@ -422,3 +422,49 @@ func orEmptyMap[T any](m map[string]T) map[string]T {
 func cloneRaw(raw []byte) json.RawMessage {
 	return append(json.RawMessage(nil), raw...)
 }
+
+// ResponseError is the error member of a JSON-RPC 2.0 error response, the
+// same for every protocol: Code (an integer), Message, optional Data (any
+// JSON, kept exactly; nil = absent), other members kept in Extra.
+type ResponseError struct {
+	Code    int64                      `json:"code"`
+	Message string                     `json:"message"`
+	Data    json.RawMessage            `json:"data,omitempty"`
+	Extra   map[string]json.RawMessage `json:"-"`
+}
+
+// Error makes a ResponseError usable as a Go error.
+func (e ResponseError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
+
+// MarshalJSON writes code, message, data, then Extra in key order.
+func (e ResponseError) MarshalJSON() ([]byte, error) {
+	var w objectWriter
+	w.value("code", e.Code)
+	w.value("message", e.Message)
+	if e.Data != nil {
+		w.raw("data", e.Data)
+	}
+	writeExtra(&w, e.Extra)
+	return w.finish()
+}
+
+// UnmarshalJSON decodes an error object; bad input gives a *DecodeError.
+func (e *ResponseError) UnmarshalJSON(data []byte) error {
+	r, err := readObject(data)
+	if err != nil {
+		return err
+	}
+	var out ResponseError
+	if err := field(r, "code", true, &out.Code, decodeAs[int64]); err != nil {
+		return err
+	}
+	if err := field(r, "message", true, &out.Message, decodeAs[string]); err != nil {
+		return err
+	}
+	if err := field(r, "data", false, &out.Data, decodeAs[json.RawMessage]); err != nil {
+		return err
+	}
+	out.Extra = r.rest()
+	*e = out
+	return nil
+}

@@ -78,7 +78,7 @@ func roundTrip(line []byte, methods map[string]string) ([]byte, error) {
 		}
 	case hasID:
 		if raw, ok := members["error"]; ok {
-			var e proto.JSONRPCError
+			var e proto.ResponseError
 			if err := json.Unmarshal(raw, &e); err != nil {
 				return nil, fmt.Errorf("error: %v", err)
 			}
