@@ -5,6 +5,9 @@ package main
 //
 //	go test ./cmd/dshgen -run '^$' -bench Tap -benchtime 20000x -count 3
 //
+// DSHGEN_BENCH_BIN=path runs that dshgen binary instead of this tree's
+// (for A/B comparisons).
+//
 // Both start measuring after benchWarmup (the tap compiles the schema at
 // start, beside the server's own start: frames of the first ~0.1 s wait
 // for validation, never for forwarding, but share the CPU with it).
@@ -62,7 +65,11 @@ func startBenchPeer(b *testing.B, m benchMode, mode string, env ...string) (*exe
 	b.Helper()
 	argv, environ := taptest.HelperCmd(mode, env...)
 	if m.tapArgs != nil {
-		argv = append(append(append([]string{dshgenBin, "tap"}, m.tapArgs...), "--"), argv...)
+		bin := dshgenBin
+		if alt := os.Getenv("DSHGEN_BENCH_BIN"); alt != "" {
+			bin = alt // compare another build of dshgen
+		}
+		argv = append(append(append([]string{bin, "tap"}, m.tapArgs...), "--"), argv...)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = environ
@@ -87,7 +94,15 @@ const benchWarmup = time.Second
 
 const benchInit = `{"jsonrpc":"2.0","id":"req_init","method":"initialize","params":{"cwd":"/tmp/bench","provider":"deepseek-official","model":"deepseek-v4-flash"}}` + "\n"
 
-func BenchmarkTapRoundTrip(b *testing.B) {
+func BenchmarkTapRoundTrip(b *testing.B) { benchRoundTrip(b, 0) }
+
+// BenchmarkTapRoundTripPaced is BenchmarkTapRoundTrip with one request
+// every millisecond (live traffic: the validator is mostly idle), instead
+// of back to back (the validator then works all the time, on the same 2
+// cores as the client, the server and the forwarding).
+func BenchmarkTapRoundTripPaced(b *testing.B) { benchRoundTrip(b, time.Millisecond) }
+
+func benchRoundTrip(b *testing.B, every time.Duration) {
 	dir := b.TempDir()
 	for _, m := range benchModes(dir) {
 		b.Run(m.name, func(b *testing.B) {
@@ -101,9 +116,14 @@ func BenchmarkTapRoundTrip(b *testing.B) {
 			time.Sleep(benchWarmup)
 			lat := make([]time.Duration, 0, b.N)
 			var req []byte
+			next := time.Now()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				req = fmt.Appendf(req[:0], `{"jsonrpc":"2.0","id":"req_%032d","method":"session/prompt","params":{"sessionId":"bench-%d","contentBlocks":[{"type":"text","text":"Say hello."}]}}`+"\n", i, i)
+				if every > 0 {
+					next = next.Add(every)
+					time.Sleep(time.Until(next))
+				}
 				t0 := time.Now()
 				if _, err := in.Write(req); err != nil {
 					b.Fatal(err)

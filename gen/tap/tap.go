@@ -36,6 +36,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -665,6 +666,9 @@ func (t *tapper) validateLoop() {
 		frameFn[d] = func(line []byte, terminated bool) {
 			if !t.abandon.Load() {
 				sink.Frame(dirNames[d], line, terminated, at)
+				// Let a forwarding goroutine that became runnable have
+				// this P now rather than at the next preemption (10 ms).
+				runtime.Gosched()
 			}
 		}
 		overFn[d] = func(size int64, terminated bool) {
