@@ -84,11 +84,9 @@ func FuzzLoad(f *testing.F) {
 			}
 			for _, l := range gen.Langs {
 				if ty.Names.Of(l) == "" {
-					// Known bug, TestLoadRefusesUnnameableNames (found
-					// here: testdata/fuzz/FuzzLoad/196ac0de75e3410a): the
-					// loader accepts a name with no letter or digit.
-					// Tolerated so that fuzzing goes on past it.
-					return
+					// Found here once (testdata/fuzz/FuzzLoad/196ac0de75e3410a,
+					// TestLoadRefusesUnnameableNames; fixed in 5f0d8a1).
+					t.Fatalf("type %s has no %s name", ty.Pointer, l)
 				}
 			}
 		}

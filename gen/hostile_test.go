@@ -16,9 +16,10 @@ import (
 // or digit gives no identifier in Go or Python (the enum values' check,
 // "has no letter or digit to name a constant after", has no counterpart for
 // types and members). The loader must refuse it with the pointer and the
-// x-name fix; today it returns a model whose names are empty, and the Go
-// emitter then fails in gofmt on invalid source naming no pointer. Found by
-// FuzzLoad: testdata/fuzz/FuzzLoad/196ac0de75e3410a is {"$defs":{"":{}}}.
+// x-name fix; it returned a model whose names were empty, and the Go
+// emitter then failed in gofmt on invalid source naming no pointer. Found
+// by FuzzLoad: testdata/fuzz/FuzzLoad/196ac0de75e3410a is {"$defs":{"":{}}}
+// (fixed in 5f0d8a1; kept as a regression test).
 func TestLoadRefusesUnnameableNames(t *testing.T) {
 	for _, c := range []struct{ schema, pointer string }{
 		{`{"$defs":{"":{}}}`, "/$defs/"},

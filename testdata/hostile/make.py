@@ -267,15 +267,20 @@ case("15-large-union", doc({
                     "HugeParams": obj({"event": {"$ref": "#/$defs/Huge"}}, required=["event"])}},
      gen("an open tagged union of 200 inline variants (names Huge + tag), every other one holding the union recursively, plus a fallback branch"))
 
-# 16 Unicode names.
-case("16-unicode-names", doc({
-        "Größe": obj({"größe": STR, "名前": STR, "naïve": BOOL, "Ünïcödé": INT, "ключ": STR}, required=["größe", "名前"]),
-        "名前": obj({"値": STR}),
-        "Ωmega": obj({"v": STR}),
-        "café": {"type": "string", "enum": ["crème", "brûlée"]},
-    }),
-     gen("non-ASCII type and member names (Größe, 名前, Ωmega, café; größe, 名前, naïve, Ünïcödé, ключ): generates and compiles; every Go type and field is exported (a name whose first letter has no upper case, such as 名前, needs a prefix)",
-         go_exported=True))
+# 16 Unicode names. Python accepts them (PEP 3131) but NFKC-normalizes
+# them; the Python emitter takes ASCII identifiers only and asks for an
+# x-python-name, which is sound (no NFKC trap). 33 gives the overrides.
+UNI = {
+    "Größe": obj({"größe": STR, "名前": STR, "naïve": BOOL, "Ünïcödé": INT, "ключ": STR}, required=["größe", "名前"]),
+    "名前": obj({"値": STR}),
+    "Ωmega": obj({"v": STR}),
+    "café": {"type": "string", "enum": ["crème", "brûlée"]},
+}
+case("16-unicode-names", doc(UNI),
+     refused("non-ASCII type and member names (Größe, 名前, Ωmega, café; größe, 名前, naïve, Ünïcödé, ключ): the Python emitter takes ASCII identifiers only and names each, with the x-python-name fix",
+             ["#/$defs/Größe", "#/$defs/Größe/properties/größe", "#/$defs/Größe/properties/名前", "#/$defs/Größe/properties/naïve",
+              "#/$defs/Größe/properties/Ünïcödé", "#/$defs/Größe/properties/ключ", "#/$defs/名前", "#/$defs/名前/properties/値",
+              "#/$defs/Ωmega", "#/$defs/café"], messages=["x-python-name"]))
 
 # 17 Names with no letter or digit at all.
 case("17-unnameable-names", doc({
@@ -293,9 +298,8 @@ case("18-nfkc-folding", doc({
         "ℌello": obj({"v": STR}),
         "Hello": obj({"v": STR}),
     }),
-     refused("names that differ only before NFKC normalization (members \"ﬁle\"/\"file\", types \"ℌello\"/\"Hello\"): Python normalizes identifiers with NFKC, so they are one name there: refused naming both pointers",
-             ["/$defs/Doc/properties/ﬁle", "/$defs/Doc/properties/file", "/$defs/ℌello", "/$defs/Hello"],
-             messages=["Python"]))
+     refused("names that differ only before NFKC normalization (members \"ﬁle\"/\"file\", types \"ℌello\"/\"Hello\"): Python normalizes identifiers with NFKC, so they would be one name there (a SyntaxError, \"keyword argument repeated\"); refused naming the non-ASCII one of each pair, with the x-python-name fix",
+             ["/$defs/Doc/properties/ﬁle", "/$defs/ℌello"], messages=["x-python-name"]))
 
 # 19 Remote $ref over http to a loopback listener the test runs.
 case("19-remote-ref-http", doc({
@@ -433,3 +437,15 @@ case("32-go-overrides-not-exported", doc({
         "E": dict(obj({"v": STR}), **{"x-go-name": "Not An Identifier"}),
     }), refused("x-go-name overrides that are not exported Go identifiers (string, error, any, len shadow predeclared identifiers the generated code uses; type is a keyword; \"Not An Identifier\" is no identifier): refused naming each override's pointer (an override is taken verbatim, so it must already be a valid exported name)",
                 ["/$defs/A", "/$defs/A/properties/v", "/$defs/B", "/$defs/C", "/$defs/D", "/$defs/E"], messages=["x-go-name"]))
+
+# 33 The unicode names of 16 with Python overrides: Go and TypeScript keep them.
+UNI_PY = {}
+for k, v in UNI.items():
+    v = json.loads(json.dumps(v))
+    v["x-python-name"] = {"Größe": "Groesse", "名前": "Namae", "Ωmega": "Omega", "café": "Cafe"}[k]
+    for pk, pv in v.get("properties", {}).items():
+        pv["x-python-name"] = {"größe": "groesse", "名前": "namae", "naïve": "naive", "Ünïcödé": "unicode", "ключ": "klyuch", "値": "atai", "v": "v"}[pk]
+    UNI_PY[k] = v
+case("33-unicode-names-python-overrides", doc(UNI_PY),
+     gen("the non-ASCII names of 16 with x-python-name overrides: generates and compiles; Go and TypeScript keep the names, and every Go type and field is exported (a name whose first letter has no upper case, such as 名前 or 値, needs a prefix)",
+         go_exported=True))
