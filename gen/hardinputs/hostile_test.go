@@ -2,6 +2,7 @@ package hardinputs_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -93,15 +94,19 @@ func runHostile(t *testing.T, schema string, exp expectation) {
 		if r.code != 2 {
 			t.Errorf("exit %d, want 2 (refused: %s)\nstderr: %s", r.code, exp.About, clip(r.stderr))
 		}
+		var missing []string
 		for _, p := range exp.Pointers {
 			if !strings.Contains(r.stderr, p+":") && !strings.Contains(r.stderr, p+" ") {
-				t.Errorf("the error output does not name %s\nstderr: %s", p, clip(r.stderr))
+				missing = append(missing, p)
 			}
 		}
 		for _, m := range exp.Messages {
 			if !strings.Contains(r.stderr, m) {
-				t.Errorf("the error output does not say %q\nstderr: %s", m, clip(r.stderr))
+				missing = append(missing, fmt.Sprintf("the words %q", m))
 			}
+		}
+		if len(missing) > 0 {
+			t.Errorf("the error output does not name %s\nstderr: %s", strings.Join(missing, ", "), clip(r.stderr))
 		}
 		if files := listFiles(out); len(files) != 1 || files[0] != "KEEP" {
 			t.Errorf("a refused schema wrote files: %v", files)
