@@ -43,8 +43,10 @@ func fuzzValidator(t testing.TB) *validate.Validator {
 }
 
 // FuzzValidate runs arbitrary bytes through the validator as an NDJSON
-// stream (one direction, inferred), a mixed stream (both directions), or
-// lines of one type (--type SessionEvent), with an arbitrary frame limit,
+// stream (one direction, inferred), a mixed stream (both directions), lines
+// of one type (--type SessionEvent), or lines fed one by one to a Stream
+// with Stream.FeedRaw as the live proxy does (directions chosen by the
+// fuzzer), with an arbitrary frame limit,
 // and checks that it never panics and that the findings are well formed:
 //   - a known rule id and a severity of error, warning or info,
 //   - a one-line, non-empty message; a pointer that is "" or starts with "/",
@@ -66,7 +68,7 @@ func FuzzValidate(f *testing.F) {
 		"C->S\t0\t{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}\nS->C\t1\t{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n",
 		`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["deep"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`,
 	} {
-		for mode := uint8(0); mode < 3; mode++ {
+		for mode := uint8(0); mode < 4; mode++ {
 			f.Add([]byte(s), mode, uint8(0))
 		}
 	}
@@ -78,7 +80,9 @@ func FuzzValidate(f *testing.F) {
 		}
 		run := func() (validate.Result, error) {
 			in := validate.Input{Name: "fuzz", MaxFrameBytes: max}
-			switch mode % 3 {
+			switch mode % 4 {
+			case 3:
+				return feedRaw(v, data, mode), nil
 			case 1:
 				in.Both = true
 				return v.ValidateReader(bytes.NewReader(data), in)
@@ -96,10 +100,44 @@ func FuzzValidate(f *testing.F) {
 		if !reflect.DeepEqual(res, again) {
 			t.Fatalf("two runs over the same input differ:\n%v\n%v", res.Findings, again.Findings)
 		}
-		if !res.Capture {
+		if !res.Capture && mode%4 != 3 {
 			checkUTF8Reported(t, data, max, res)
 		}
+		if mode%4 == 3 {
+			checkUTF8Raw(t, data, res)
+		}
 	})
+}
+
+// feedRaw splits data into lines and feeds them to one Both stream with
+// FeedRaw, as dshgen tap does; the direction of line i is bit i%8 of mode
+// (client-to-server for 0). Offsets are per direction, as in the tap.
+func feedRaw(v *validate.Validator, data []byte, mode uint8) validate.Result {
+	s := v.NewStream(validate.StreamConfig{Name: "fuzz", Both: true})
+	var out []validate.Finding
+	var off [2]int64
+	var num [2]int
+	for i := 0; len(data) > 0; i++ {
+		d := int(mode>>(uint(i)%8)) & 1
+		dir := gen.ClientToServer
+		if d == 1 {
+			dir = gen.ServerToClient
+		}
+		line, rest, terminated := data, []byte(nil), false
+		if j := bytes.IndexByte(data, '\n'); j >= 0 {
+			line, rest, terminated = data[:j], data[j+1:], true
+		}
+		num[d]++
+		out = append(out, s.FeedRaw(dir, num[d], off[d], line, terminated)...)
+		off[d] += int64(len(line))
+		if terminated {
+			off[d]++
+		}
+		data = rest
+	}
+	out = append(out, s.Close()...)
+	validate.SortFindings(out)
+	return validate.Result{Findings: out, Frames: s.Frames()}
 }
 
 func checkFindings(t *testing.T, data []byte, res validate.Result) {
@@ -171,5 +209,29 @@ func checkUTF8Reported(t *testing.T, data []byte, max int64, res validate.Result
 		if !got[l.Num] {
 			t.Fatalf("line %d is not valid UTF-8 (%q) but has no %s finding: %v", l.Num, l.Bytes, validate.RuleFrameUTF8, res.Findings)
 		}
+	}
+}
+
+// checkUTF8Raw: with FeedRaw (no reader, no limit) every non-blank line
+// that is not valid UTF-8 gets a frame.utf8 finding, by its line number in
+// its direction; the findings are counted, as lines of the two directions
+// share numbers.
+func checkUTF8Raw(t *testing.T, data []byte, res validate.Result) {
+	t.Helper()
+	want := 0
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		l := frame.Line{Bytes: bytes.TrimSuffix(line, []byte("\r"))}
+		if !l.Blank() && !utf8.Valid(line) {
+			want++
+		}
+	}
+	got := 0
+	for _, fd := range res.Findings {
+		if fd.Rule == validate.RuleFrameUTF8 {
+			got++
+		}
+	}
+	if got != want {
+		t.Fatalf("%d lines are not valid UTF-8, %d frame.utf8 findings: %v", want, got, res.Findings)
 	}
 }
