@@ -640,14 +640,14 @@ func TestTapEOFBeforeValidationAndAbandon(t *testing.T) {
 		res := runTap(t, Config{Command: argv, Env: env, Stdin: bytes.NewReader(in.Bytes()), Stdout: pw, CloseStdout: true, Sink: sink, Signals: sigs})
 		end := time.Now()
 		sawEOF := <-eof
-		if d := sawEOF.Sub(start); d > time.Second {
+		if d := sawEOF.Sub(start); d > 2*time.Second { // the validator needs 4 s
 			t.Errorf("signal=%v: the client saw EOF %v after the start", signalAfterExit, d)
 		}
 		if signalAfterExit {
 			if res.ValidationComplete || !hasRule(res, RuleValidationAbandoned) || sink.complete || sink.closes != 1 {
 				t.Errorf("abandon: complete %v, notices %v, sink complete %v closes %d", res.ValidationComplete, res.Notices, sink.complete, sink.closes)
 			}
-			if d := end.Sub(start); d > 2*time.Second {
+			if d := end.Sub(start); d > 3*time.Second {
 				t.Errorf("abandon: Run took %v", d)
 			}
 		} else if !res.ValidationComplete || sink.frames[0]+sink.frames[1] != 800 || end.Sub(sawEOF) < time.Second {

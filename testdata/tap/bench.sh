@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 COUNT="${1:-5}"
 echo "# $(date -u +%FT%TZ) $(go version) $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
-go test ./cmd/dshgen -run '^$' -bench 'TapRoundTrip' -benchtime 20000x -count "$COUNT" 2>/dev/null | grep -E '^(Benchmark|cpu|goos)'
+go test ./cmd/dshgen -run '^$' -bench 'TapRoundTrip$' -benchtime 20000x -count "$COUNT" 2>/dev/null | grep -E '^(Benchmark|cpu|goos)'
+go test ./cmd/dshgen -run '^$' -bench 'TapRoundTripPaced$' -benchtime 3000x -count "$COUNT" 2>/dev/null | grep -E '^Benchmark'
 go test ./cmd/dshgen -run '^$' -bench 'TapThroughput' -benchtime 20000x -count "$COUNT" 2>/dev/null | grep -E '^Benchmark'
 go test ./cmd/dshgen -run '^$' -bench 'TapThroughput/tap-validate$' -benchtime 200000x -count "$COUNT" 2>/dev/null | grep -E '^Benchmark'
