@@ -28,7 +28,7 @@ func TestConformanceCatchesBrokenEmitter(t *testing.T) {
 	if code, _, stderr := runDshgen(t, root, "generate", "--out", out, "--lang", "go"); code != 0 {
 		t.Fatalf("generate: %s", stderr)
 	}
-	types := filepath.Join(out, "go", "dshproto", "types.go")
+	types := filepath.Join(out, "go", "dshproto", "json.go")
 	src, err := os.ReadFile(types)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"go/format"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 
@@ -37,25 +38,46 @@ func Emit(m *gen.Model, o gen.Options) ([]gen.File, error) {
 	}
 	e := &emitter{m: m}
 	types := e.file(pkg, m, o)
+	e.codec = e.file(pkg, m, o)
 	e.types(types)
 	methods := e.file(pkg, m, o)
 	e.methods(methods)
-	var out []gen.File
-	out = append(out, gen.File{Path: dir + "/runtime.go", Data: rtSrc})
-	for _, f := range []struct {
+	files := []struct {
 		name string
 		f    *jen.File
-	}{{"types.go", types}, {"methods.go", methods}} {
-		var buf bytes.Buffer
-		if err := f.f.Render(&buf); err != nil {
-			return nil, fmt.Errorf("go %s: %w", f.name, err)
-		}
-		out = append(out, gen.File{Path: dir + "/" + f.name, Data: buf.Bytes()})
+	}{{"json.go", e.codec}, {"methods.go", methods}, {"types.go", types}}
+	rendered := make([]gen.File, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf bytes.Buffer
+			if err := f.f.Render(&buf); err != nil {
+				errs[i] = fmt.Errorf("go %s: %w", f.name, err)
+				return
+			}
+			rendered[i] = gen.File{Path: dir + "/" + f.name, Data: buf.Bytes()}
+		}()
 	}
-	return out, nil
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := []gen.File{{Path: dir + "/runtime.go", Data: rtSrc}}
+	return append(out, rendered...), nil
 }
 
-type emitter struct{ m *gen.Model }
+// emitter prints declarations into types.go and the JSON code (MarshalJSON,
+// UnmarshalJSON, Decode functions) into json.go; the two files render in
+// parallel.
+type emitter struct {
+	m     *gen.Model
+	codec *jen.File
+}
 
 func (e *emitter) file(pkg string, m *gen.Model, o gen.Options) *jen.File {
 	f := jen.NewFile(pkg)
@@ -297,8 +319,8 @@ func (e *emitter) object(f *jen.File, t *gen.Type) {
 		f.Func().Params(jen.Id(name)).Id("is" + goName(u)).Params().Block()
 		f.Line()
 	}
-	e.marshal(f, t)
-	e.unmarshal(f, t)
+	e.marshal(e.codec, t)
+	e.unmarshal(e.codec, t)
 }
 
 func presence(f *gen.Field) string {
@@ -422,16 +444,17 @@ func (e *emitter) alias(f *jen.File, t *gen.Type) {
 		addDoc(f, typeDoc(t, fmt.Sprintf("%s is any JSON value, kept as its exact text (integers of any size, member order and all).", name)))
 		f.Type().Id(name).Qual(jsonPkg, "RawMessage")
 		f.Line()
-		f.Comment("MarshalJSON writes the value unchanged (null when empty).")
-		f.Func().Params(jen.Id("v").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		c := e.codec
+		c.Comment("MarshalJSON writes the value unchanged (null when empty).")
+		c.Func().Params(jen.Id("v").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 			jen.If(jen.Len(jen.Id("v")).Op("==").Lit(0)).Block(jen.Return(jen.Index().Byte().Call(jen.Lit("null")), jen.Nil())),
 			jen.Return(jen.Id("v"), jen.Nil()))
-		f.Line()
-		f.Comment("UnmarshalJSON keeps a copy of the value's text.")
-		f.Func().Params(jen.Id("v").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		c.Line()
+		c.Comment("UnmarshalJSON keeps a copy of the value's text.")
+		c.Func().Params(jen.Id("v").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 			jen.Op("*").Id("v").Op("=").Id(name).Call(jen.Id("cloneRaw").Call(jen.Id("data"))),
 			jen.Return(jen.Nil()))
-		f.Line()
+		c.Line()
 	} else {
 		addDoc(f, typeDoc(t, fmt.Sprintf("%s is a named %s.", name, describeRef(a))))
 		f.Type().Id(name).Add(e.fullType(a))
@@ -441,10 +464,10 @@ func (e *emitter) alias(f *jen.File, t *gen.Type) {
 		f.Func().Params(jen.Id(name)).Id("is" + goName(u)).Params().Block()
 		f.Line()
 	}
-	f.Func().Id("decode"+name).Params(jen.Id("raw").Qual(jsonPkg, "RawMessage")).Params(jen.Id(name), jen.Error()).Block(
+	e.codec.Func().Id("decode"+name).Params(jen.Id("raw").Qual(jsonPkg, "RawMessage")).Params(jen.Id(name), jen.Error()).Block(
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(e.decoder(a)).Call(jen.Id("raw")),
 		jen.Return(jen.Id(name).Call(jen.Id("v")), jen.Err()))
-	f.Line()
+	e.codec.Line()
 }
 
 func describeRef(r *gen.TypeRef) string {
@@ -535,9 +558,9 @@ func (e *emitter) union(f *jen.File, t *gen.Type) {
 		}
 		body = append(body, jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Msg"): jen.Lit("matches no branch of "+t.Name+": ").Op("+").Qual("strings", "Join").Call(jen.Id("reasons"), jen.Lit("; "))})))
 	}
-	f.Comment(fmt.Sprintf("Decode%s decodes one %s value into its variant; bad input gives a *DecodeError.", name, t.Name))
-	f.Func().Id("Decode"+name).Params(jen.Id("raw").Qual(jsonPkg, "RawMessage")).Params(jen.Id(name), jen.Error()).Block(body...)
-	f.Line()
+	e.codec.Comment(fmt.Sprintf("Decode%s decodes one %s value into its variant; bad input gives a *DecodeError.", name, t.Name))
+	e.codec.Func().Id("Decode"+name).Params(jen.Id("raw").Qual(jsonPkg, "RawMessage")).Params(jen.Id(name), jen.Error()).Block(body...)
+	e.codec.Line()
 }
 
 // decodeVariant returns the statements decoding raw as variant type vt.
@@ -576,16 +599,17 @@ func (e *emitter) unknownVariant(f *jen.File, t *gen.Type) {
 	f.Line()
 	f.Func().Params(jen.Id(un)).Id("is" + goName(t)).Params().Block()
 	f.Line()
-	f.Comment("MarshalJSON writes Raw unchanged.")
-	f.Func().Params(jen.Id("v").Id(un)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+	c := e.codec
+	c.Comment("MarshalJSON writes Raw unchanged.")
+	c.Func().Params(jen.Id("v").Id(un)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.If(jen.Len(jen.Id("v").Dot("Raw")).Op("==").Lit(0)).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(un+" has no Raw value")))),
 		jen.Return(jen.Id("v").Dot("Raw"), jen.Nil()))
-	f.Line()
-	f.Comment("UnmarshalJSON keeps the value and its tag.")
-	f.Func().Params(jen.Id("v").Op("*").Id(un)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+	c.Line()
+	c.Comment("UnmarshalJSON keeps the value and its tag.")
+	c.Func().Params(jen.Id("v").Op("*").Id(un)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.List(jen.Id("tag"), jen.Err()).Op(":=").Id("readTag").Call(jen.Id("data"), jen.Lit(u.Tag)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Op("*").Id("v").Op("=").Id(un).Values(jen.Dict{jen.Id("Tag"): jen.Id("tag"), jen.Id("Raw"): jen.Id("cloneRaw").Call(jen.Id("data"))}),
 		jen.Return(jen.Nil()))
-	f.Line()
+	c.Line()
 }

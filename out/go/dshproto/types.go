@@ -2,10 +2,7 @@
 
 package dshproto
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "encoding/json"
 
 // AgentInboxSplicedData is the object AgentInboxSplicedData.
 //
@@ -37,51 +34,6 @@ type AgentInboxSplicedData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes AgentInboxSplicedData with its members in schema order, then Extra in key order.
-func (v AgentInboxSplicedData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("target", v.Target)
-	w.value("start", v.Start)
-	if v.RemovedCount != nil {
-		w.value("removedCount", v.RemovedCount)
-	}
-	w.value("inserted", orEmpty(v.Inserted))
-	if v.Outcome {
-		w.raw("outcome", []byte("\"canceled\""))
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes AgentInboxSplicedData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *AgentInboxSplicedData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out AgentInboxSplicedData
-	if err := field(r, "target", true, &out.Target, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "start", true, &out.Start, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "removedCount", false, &out.RemovedCount, decodePtr(decodeAs[int64])); err != nil {
-		return err
-	}
-	if err := field(r, "inserted", true, &out.Inserted, decodeSlice(decodeAs[UserMessage])); err != nil {
-		return err
-	}
-	if ok, err := r.constant("outcome", "\"canceled\"", false); err != nil {
-		return err
-	} else {
-		out.Outcome = ok
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // AgentInboxSplicedEvent is the object AgentInboxSplicedEvent.
 //
 // Messages were spliced into the agent inbox. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/core/agent/src/types.ts SessionEventMap['agent/inbox/spliced'].
@@ -107,50 +59,6 @@ type AgentInboxSplicedEvent struct {
 }
 
 func (AgentInboxSplicedEvent) isSessionEvent() {}
-
-// MarshalJSON writes AgentInboxSplicedEvent with its members in schema order, then Extra in key order.
-func (v AgentInboxSplicedEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"agent/inbox/spliced\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes AgentInboxSplicedEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *AgentInboxSplicedEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out AgentInboxSplicedEvent
-	if _, err := r.constant("type", "\"agent/inbox/spliced\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[AgentInboxSplicedData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // AgentInstructionChange is the object AgentInstructionChange.
 //
@@ -178,43 +86,6 @@ type AgentInstructionChange struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes AgentInstructionChange with its members in schema order, then Extra in key order.
-func (v AgentInstructionChange) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("action", v.Action)
-	w.value("scope", v.Scope)
-	w.value("path", v.Path)
-	if v.Digest != nil {
-		w.value("digest", v.Digest)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes AgentInstructionChange; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *AgentInstructionChange) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out AgentInstructionChange
-	if err := field(r, "action", true, &out.Action, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "scope", true, &out.Scope, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "path", true, &out.Path, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "digest", false, &out.Digest, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // AgentInstructionsMessageSource is the object AgentInstructionsMessageSource.
 //
 // Workspace instruction files (AGENTS.md-style) injected by dsh-agent-instructions. Upstream: packages/context/agent-instructions/src/state.ts, render.ts.
@@ -239,51 +110,6 @@ type AgentInstructionsMessageSource struct {
 
 func (AgentInstructionsMessageSource) isMessageSource() {}
 
-// MarshalJSON writes AgentInstructionsMessageSource with its members in schema order, then Extra in key order.
-func (v AgentInstructionsMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"agent-instructions\""))
-	w.raw("form", []byte("\"instructions\""))
-	if v.Baseline {
-		w.raw("baseline", []byte("true"))
-	}
-	if v.BaselineIdentity != nil {
-		w.value("baselineIdentity", v.BaselineIdentity)
-	}
-	w.value("changes", orEmpty(v.Changes))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes AgentInstructionsMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *AgentInstructionsMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out AgentInstructionsMessageSource
-	if _, err := r.constant("kind", "\"agent-instructions\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("form", "\"instructions\"", true); err != nil {
-		return err
-	}
-	if ok, err := r.constant("baseline", "true", false); err != nil {
-		return err
-	} else {
-		out.Baseline = ok
-	}
-	if err := field(r, "baselineIdentity", false, &out.BaselineIdentity, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "changes", true, &out.Changes, decodeSlice(decodeAs[AgentInstructionChange])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // AgentPresetSelectedData is the object AgentPresetSelectedData.
 //
 // Data of agent-preset/selected. Upstream: packages/preset/agent-presets/src/session.ts SessionEventMap['agent-preset/selected'].
@@ -296,29 +122,6 @@ type AgentPresetSelectedData struct {
 	AgentPreset string `json:"agentPreset"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes AgentPresetSelectedData with its members in schema order, then Extra in key order.
-func (v AgentPresetSelectedData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("agentPreset", v.AgentPreset)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes AgentPresetSelectedData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *AgentPresetSelectedData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out AgentPresetSelectedData
-	if err := field(r, "agentPreset", true, &out.AgentPreset, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // AgentPresetSelectedEvent is the object AgentPresetSelectedEvent.
@@ -347,50 +150,6 @@ type AgentPresetSelectedEvent struct {
 
 func (AgentPresetSelectedEvent) isSessionEvent() {}
 
-// MarshalJSON writes AgentPresetSelectedEvent with its members in schema order, then Extra in key order.
-func (v AgentPresetSelectedEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"agent-preset/selected\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes AgentPresetSelectedEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *AgentPresetSelectedEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out AgentPresetSelectedEvent
-	if _, err := r.constant("type", "\"agent-preset/selected\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[AgentPresetSelectedData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ApprovalAskedData is the object ApprovalAskedData.
 //
 // Data of approval/asked. Upstream: packages/interaction/user-approval/src/index.ts SessionEventMap['approval/asked'].
@@ -415,45 +174,6 @@ type ApprovalAskedData struct {
 	Reason *string `json:"reason,omitempty"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes ApprovalAskedData with its members in schema order, then Extra in key order.
-func (v ApprovalAskedData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("id", v.ID)
-	w.value("toolName", v.ToolName)
-	if v.CallID != nil {
-		w.value("callId", v.CallID)
-	}
-	if v.Reason != nil {
-		w.value("reason", v.Reason)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ApprovalAskedData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ApprovalAskedData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ApprovalAskedData
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "toolName", true, &out.ToolName, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "callId", false, &out.CallID, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "reason", false, &out.Reason, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // ApprovalAskedEvent is the object ApprovalAskedEvent.
@@ -482,50 +202,6 @@ type ApprovalAskedEvent struct {
 
 func (ApprovalAskedEvent) isSessionEvent() {}
 
-// MarshalJSON writes ApprovalAskedEvent with its members in schema order, then Extra in key order.
-func (v ApprovalAskedEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"approval/asked\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ApprovalAskedEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ApprovalAskedEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ApprovalAskedEvent
-	if _, err := r.constant("type", "\"approval/asked\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[ApprovalAskedData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ApprovalDecidedData is the object ApprovalDecidedData.
 //
 // Data of approval/decided. Upstream: packages/interaction/user-approval/src/index.ts SessionEventMap['approval/decided'].
@@ -542,33 +218,6 @@ type ApprovalDecidedData struct {
 	Outcome string `json:"outcome"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes ApprovalDecidedData with its members in schema order, then Extra in key order.
-func (v ApprovalDecidedData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("id", v.ID)
-	w.value("outcome", v.Outcome)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ApprovalDecidedData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ApprovalDecidedData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ApprovalDecidedData
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "outcome", true, &out.Outcome, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // ApprovalDecidedEvent is the object ApprovalDecidedEvent.
@@ -597,50 +246,6 @@ type ApprovalDecidedEvent struct {
 
 func (ApprovalDecidedEvent) isSessionEvent() {}
 
-// MarshalJSON writes ApprovalDecidedEvent with its members in schema order, then Extra in key order.
-func (v ApprovalDecidedEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"approval/decided\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ApprovalDecidedEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ApprovalDecidedEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ApprovalDecidedEvent
-	if _, err := r.constant("type", "\"approval/decided\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[ApprovalDecidedData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ApprovalPolicyData is the object ApprovalPolicyData.
 //
 // Data of approval/policy. Upstream: packages/interaction/user-approval/src/index.ts SessionEventMap['approval/policy'].
@@ -657,37 +262,6 @@ type ApprovalPolicyData struct {
 	Source bool `json:"source,omitempty"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes ApprovalPolicyData with its members in schema order, then Extra in key order.
-func (v ApprovalPolicyData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("policy", v.Policy)
-	if v.Source {
-		w.raw("source", []byte("\"delegation\""))
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ApprovalPolicyData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ApprovalPolicyData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ApprovalPolicyData
-	if err := field(r, "policy", true, &out.Policy, decodeAs[string]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("source", "\"delegation\"", false); err != nil {
-		return err
-	} else {
-		out.Source = ok
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // ApprovalPolicyEvent is the object ApprovalPolicyEvent.
@@ -716,50 +290,6 @@ type ApprovalPolicyEvent struct {
 
 func (ApprovalPolicyEvent) isSessionEvent() {}
 
-// MarshalJSON writes ApprovalPolicyEvent with its members in schema order, then Extra in key order.
-func (v ApprovalPolicyEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"approval/policy\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ApprovalPolicyEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ApprovalPolicyEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ApprovalPolicyEvent
-	if _, err := r.constant("type", "\"approval/policy\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[ApprovalPolicyData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // AssistantChunkData is the object AssistantChunkData.
 //
 // Data of assistant/chunk: one raw stream chunk (token-level replay fidelity). Upstream: packages/core/session/src/types.ts SessionEventMap['assistant/chunk'].
@@ -780,37 +310,6 @@ type AssistantChunkData struct {
 	Chunk StreamChunk `json:"chunk"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes AssistantChunkData with its members in schema order, then Extra in key order.
-func (v AssistantChunkData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("turn", v.Turn)
-	w.value("step", v.Step)
-	w.value("chunk", v.Chunk)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes AssistantChunkData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *AssistantChunkData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out AssistantChunkData
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "step", true, &out.Step, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "chunk", true, &out.Chunk, DecodeStreamChunk); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // AssistantChunkEvent is the object AssistantChunkEvent.
@@ -839,50 +338,6 @@ type AssistantChunkEvent struct {
 
 func (AssistantChunkEvent) isSessionEvent() {}
 
-// MarshalJSON writes AssistantChunkEvent with its members in schema order, then Extra in key order.
-func (v AssistantChunkEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"assistant/chunk\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes AssistantChunkEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *AssistantChunkEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out AssistantChunkEvent
-	if _, err := r.constant("type", "\"assistant/chunk\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[AssistantChunkData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // AssistantMessage is the object AssistantMessage.
 //
 // A model-produced assistant message. Upstream: packages/llm/llm/src/message.ts AssistantMessage.
@@ -903,41 +358,6 @@ type AssistantMessage struct {
 	Source ModelMessageSource `json:"source"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes AssistantMessage with its members in schema order, then Extra in key order.
-func (v AssistantMessage) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("id", v.ID)
-	w.raw("role", []byte("\"assistant\""))
-	w.value("content", orEmpty(v.Content))
-	w.value("source", v.Source)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes AssistantMessage; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *AssistantMessage) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out AssistantMessage
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if _, err := r.constant("role", "\"assistant\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "content", true, &out.Content, decodeSlice(DecodeContentBlock)); err != nil {
-		return err
-	}
-	if err := field(r, "source", true, &out.Source, decodeAs[ModelMessageSource]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // AssistantMessageData is the object AssistantMessageData.
@@ -968,51 +388,6 @@ type AssistantMessageData struct {
 	Interrupted bool `json:"interrupted,omitempty"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes AssistantMessageData with its members in schema order, then Extra in key order.
-func (v AssistantMessageData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("turn", v.Turn)
-	w.value("step", v.Step)
-	w.value("message", v.Message)
-	if v.Usage != nil {
-		w.value("usage", v.Usage)
-	}
-	if v.Interrupted {
-		w.raw("interrupted", []byte("true"))
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes AssistantMessageData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *AssistantMessageData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out AssistantMessageData
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "step", true, &out.Step, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "message", true, &out.Message, decodeAs[AssistantMessage]); err != nil {
-		return err
-	}
-	if err := field(r, "usage", false, &out.Usage, decodePtr(decodeAs[TokenUsage])); err != nil {
-		return err
-	}
-	if ok, err := r.constant("interrupted", "true", false); err != nil {
-		return err
-	} else {
-		out.Interrupted = ok
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // AssistantMessageEvent is the object AssistantMessageEvent.
@@ -1049,60 +424,6 @@ type AssistantMessageEvent struct {
 
 func (AssistantMessageEvent) isSessionEvent() {}
 
-// MarshalJSON writes AssistantMessageEvent with its members in schema order, then Extra in key order.
-func (v AssistantMessageEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"assistant/message\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	w.value("surfaceOp", v.SurfaceOp)
-	if v.SourceEventSeqs != nil {
-		w.value("sourceEventSeqs", v.SourceEventSeqs)
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes AssistantMessageEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *AssistantMessageEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out AssistantMessageEvent
-	if _, err := r.constant("type", "\"assistant/message\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[AssistantMessageData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := field(r, "surfaceOp", true, &out.SurfaceOp, DecodeSurfaceOp); err != nil {
-		return err
-	}
-	if err := field(r, "sourceEventSeqs", false, &out.SourceEventSeqs, decodeSlice(decodeAs[int64])); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // CommandDoneData is the object CommandDoneData.
 //
 // Data of command/done. Upstream: packages/interaction/commands/src/types.ts SessionEventMap['command/done'].
@@ -1127,45 +448,6 @@ type CommandDoneData struct {
 	SourceEventSeq *int64 `json:"sourceEventSeq,omitempty"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes CommandDoneData with its members in schema order, then Extra in key order.
-func (v CommandDoneData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("commandId", v.CommandID)
-	w.value("kind", v.Kind)
-	if v.Text != nil {
-		w.value("text", v.Text)
-	}
-	if v.SourceEventSeq != nil {
-		w.value("sourceEventSeq", v.SourceEventSeq)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CommandDoneData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CommandDoneData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CommandDoneData
-	if err := field(r, "commandId", true, &out.CommandID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "kind", true, &out.Kind, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "text", false, &out.Text, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "sourceEventSeq", false, &out.SourceEventSeq, decodePtr(decodeAs[int64])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // CommandDoneEvent is the object CommandDoneEvent.
@@ -1194,50 +476,6 @@ type CommandDoneEvent struct {
 
 func (CommandDoneEvent) isSessionEvent() {}
 
-// MarshalJSON writes CommandDoneEvent with its members in schema order, then Extra in key order.
-func (v CommandDoneEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"command/done\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CommandDoneEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CommandDoneEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CommandDoneEvent
-	if _, err := r.constant("type", "\"command/done\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[CommandDoneData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // CommandRunData is the object CommandRunData.
 //
 // Data of command/run. Upstream: packages/interaction/commands/src/types.ts SessionEventMap['command/run'].
@@ -1262,43 +500,6 @@ type CommandRunData struct {
 	Source CommandRunSource `json:"source"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes CommandRunData with its members in schema order, then Extra in key order.
-func (v CommandRunData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("commandId", v.CommandID)
-	w.value("name", v.Name)
-	if v.Args != nil {
-		w.value("args", v.Args)
-	}
-	w.value("source", v.Source)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CommandRunData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CommandRunData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CommandRunData
-	if err := field(r, "commandId", true, &out.CommandID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "args", false, &out.Args, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "source", true, &out.Source, decodeAs[CommandRunSource]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // CommandRunEvent is the object CommandRunEvent.
@@ -1327,50 +528,6 @@ type CommandRunEvent struct {
 
 func (CommandRunEvent) isSessionEvent() {}
 
-// MarshalJSON writes CommandRunEvent with its members in schema order, then Extra in key order.
-func (v CommandRunEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"command/run\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CommandRunEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CommandRunEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CommandRunEvent
-	if _, err := r.constant("type", "\"command/run\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[CommandRunData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // CommandRunSource is the object CommandRunSource.
 //
 // Who ran a command. Upstream: packages/interaction/commands/src/types.ts.
@@ -1379,29 +536,6 @@ func (v *CommandRunEvent) UnmarshalJSON(data []byte) error {
 type CommandRunSource struct {
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes CommandRunSource with its members in schema order, then Extra in key order.
-func (v CommandRunSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"user\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CommandRunSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CommandRunSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CommandRunSource
-	if _, err := r.constant("kind", "\"user\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // CompactionEndData is the object CompactionEndData.
@@ -1430,45 +564,6 @@ type CompactionEndData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes CompactionEndData with its members in schema order, then Extra in key order.
-func (v CompactionEndData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("compactionId", v.CompactionID)
-	if v.SourceCommandID != nil {
-		w.value("sourceCommandId", v.SourceCommandID)
-	}
-	w.value("turn", v.Turn)
-	if v.Error != nil {
-		w.value("error", v.Error)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CompactionEndData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CompactionEndData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CompactionEndData
-	if err := field(r, "compactionId", true, &out.CompactionID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "sourceCommandId", false, &out.SourceCommandID, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "turn", true, &out.Turn, decodeNullablePtr(decodeAs[int64])); err != nil {
-		return err
-	}
-	if err := field(r, "error", false, &out.Error, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // CompactionEndEvent is the object CompactionEndEvent.
 //
 // A compaction ended. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/compaction/compaction/src/types.ts SessionEventMap['compaction/end'].
@@ -1495,50 +590,6 @@ type CompactionEndEvent struct {
 
 func (CompactionEndEvent) isSessionEvent() {}
 
-// MarshalJSON writes CompactionEndEvent with its members in schema order, then Extra in key order.
-func (v CompactionEndEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"compaction/end\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CompactionEndEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CompactionEndEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CompactionEndEvent
-	if _, err := r.constant("type", "\"compaction/end\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[CompactionEndData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // CompactionPruneData is the object CompactionPruneData.
 //
 // Data of compaction/prune. Upstream: packages/compaction/compaction/src/types.ts SessionEventMap['compaction/prune'].
@@ -1559,37 +610,6 @@ type CompactionPruneData struct {
 	ShadowedTokenCount float64 `json:"shadowedTokenCount"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes CompactionPruneData with its members in schema order, then Extra in key order.
-func (v CompactionPruneData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("shadowedRange", v.ShadowedRange)
-	w.value("shadowedSeqs", orEmpty(v.ShadowedSeqs))
-	w.value("shadowedTokenCount", v.ShadowedTokenCount)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CompactionPruneData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CompactionPruneData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CompactionPruneData
-	if err := field(r, "shadowedRange", true, &out.ShadowedRange, decodeAs[ShadowedRange]); err != nil {
-		return err
-	}
-	if err := field(r, "shadowedSeqs", true, &out.ShadowedSeqs, decodeSlice(decodeAs[int64])); err != nil {
-		return err
-	}
-	if err := field(r, "shadowedTokenCount", true, &out.ShadowedTokenCount, decodeAs[float64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // CompactionPruneEvent is the object CompactionPruneEvent.
@@ -1618,50 +638,6 @@ type CompactionPruneEvent struct {
 
 func (CompactionPruneEvent) isSessionEvent() {}
 
-// MarshalJSON writes CompactionPruneEvent with its members in schema order, then Extra in key order.
-func (v CompactionPruneEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"compaction/prune\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CompactionPruneEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CompactionPruneEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CompactionPruneEvent
-	if _, err := r.constant("type", "\"compaction/prune\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[CompactionPruneData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // CompactionStartData is the object CompactionStartData.
 //
 // Data of compaction/start. Upstream: packages/compaction/compaction/src/types.ts SessionEventMap['compaction/start'].
@@ -1682,39 +658,6 @@ type CompactionStartData struct {
 	Turn *int64 `json:"turn"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes CompactionStartData with its members in schema order, then Extra in key order.
-func (v CompactionStartData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("compactionId", v.CompactionID)
-	if v.SourceCommandID != nil {
-		w.value("sourceCommandId", v.SourceCommandID)
-	}
-	w.value("turn", v.Turn)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CompactionStartData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CompactionStartData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CompactionStartData
-	if err := field(r, "compactionId", true, &out.CompactionID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "sourceCommandId", false, &out.SourceCommandID, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "turn", true, &out.Turn, decodeNullablePtr(decodeAs[int64])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // CompactionStartEvent is the object CompactionStartEvent.
@@ -1742,50 +685,6 @@ type CompactionStartEvent struct {
 }
 
 func (CompactionStartEvent) isSessionEvent() {}
-
-// MarshalJSON writes CompactionStartEvent with its members in schema order, then Extra in key order.
-func (v CompactionStartEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"compaction/start\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CompactionStartEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CompactionStartEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CompactionStartEvent
-	if _, err := r.constant("type", "\"compaction/start\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[CompactionStartData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // CompactionSummaryData is the object CompactionSummaryData.
 //
@@ -1845,85 +744,6 @@ type CompactionSummaryData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes CompactionSummaryData with its members in schema order, then Extra in key order.
-func (v CompactionSummaryData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("compactionId", v.CompactionID)
-	if v.SourceCommandID != nil {
-		w.value("sourceCommandId", v.SourceCommandID)
-	}
-	w.value("summary", orEmpty(v.Summary))
-	w.value("shadowedRange", v.ShadowedRange)
-	w.value("shadowedSeqs", orEmpty(v.ShadowedSeqs))
-	w.value("shadowedTokenCount", v.ShadowedTokenCount)
-	w.value("provider", v.Provider)
-	w.value("model", v.Model)
-	if v.MaxTokens != nil {
-		w.value("maxTokens", v.MaxTokens)
-	}
-	if v.Usage != nil {
-		w.value("usage", v.Usage)
-	}
-	if v.RawOutput != nil {
-		w.value("rawOutput", v.RawOutput)
-	}
-	if v.LLMStreamCall {
-		w.raw("llmStreamCall", []byte("true"))
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CompactionSummaryData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CompactionSummaryData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CompactionSummaryData
-	if err := field(r, "compactionId", true, &out.CompactionID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "sourceCommandId", false, &out.SourceCommandID, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "summary", true, &out.Summary, decodeSlice(DecodeContentBlock)); err != nil {
-		return err
-	}
-	if err := field(r, "shadowedRange", true, &out.ShadowedRange, decodeAs[ShadowedRange]); err != nil {
-		return err
-	}
-	if err := field(r, "shadowedSeqs", true, &out.ShadowedSeqs, decodeSlice(decodeAs[int64])); err != nil {
-		return err
-	}
-	if err := field(r, "shadowedTokenCount", true, &out.ShadowedTokenCount, decodeAs[float64]); err != nil {
-		return err
-	}
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "model", true, &out.Model, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "maxTokens", false, &out.MaxTokens, decodePtr(decodeAs[float64])); err != nil {
-		return err
-	}
-	if err := field(r, "usage", false, &out.Usage, decodePtr(decodeAs[TokenUsage])); err != nil {
-		return err
-	}
-	if err := field(r, "rawOutput", false, &out.RawOutput, decodeSlice(DecodeContentBlock)); err != nil {
-		return err
-	}
-	if ok, err := r.constant("llmStreamCall", "true", false); err != nil {
-		return err
-	} else {
-		out.LLMStreamCall = ok
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // CompactionSummaryEvent is the object CompactionSummaryEvent.
 //
 // A compaction summary was produced. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/compaction/compaction/src/types.ts SessionEventMap['compaction/summary'].
@@ -1950,50 +770,6 @@ type CompactionSummaryEvent struct {
 
 func (CompactionSummaryEvent) isSessionEvent() {}
 
-// MarshalJSON writes CompactionSummaryEvent with its members in schema order, then Extra in key order.
-func (v CompactionSummaryEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"compaction/summary\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CompactionSummaryEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CompactionSummaryEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CompactionSummaryEvent
-	if _, err := r.constant("type", "\"compaction/summary\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[CompactionSummaryData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ContentBlock is a union told apart by member "type"; DecodeContentBlock picks the variant.
 //
 // One content block of a message, discriminated by type. Decision 11.3: open union - the five known blocks are validated exactly, and one fallback branch (UnknownContentBlock) accepts any other type string, which the validator reports as a warning; ContentBlockMap is merge-extensible upstream although no fork plugin adds a variant. Upstream: packages/llm/llm/src/types.ts ContentBlock / ContentBlockMap.
@@ -2018,71 +794,6 @@ type UnknownContentBlock struct {
 
 func (UnknownContentBlock) isContentBlock() {}
 
-// MarshalJSON writes Raw unchanged.
-func (v UnknownContentBlock) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("UnknownContentBlock has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *UnknownContentBlock) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "type")
-	if err != nil {
-		return err
-	}
-	*v = UnknownContentBlock{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeContentBlock decodes one ContentBlock value into its variant; bad input gives a *DecodeError.
-func DecodeContentBlock(raw json.RawMessage) (ContentBlock, error) {
-	tag, err := readTag(raw, "type")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "text":
-		var v TextBlock
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "reasoning":
-		var v ReasoningBlock
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "image":
-		var v ImageBlock
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool-call":
-		var v ToolCallBlock
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool-result":
-		var v ToolResultBlock
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return UnknownContentBlock{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
-
 // ContextSnapshotSection is the object ContextSnapshotSection.
 //
 // One named contribution to a snapshot-form context, in assembly order. Upstream: packages/llm/llm/src/message.ts ContextSnapshotSection.
@@ -2101,33 +812,6 @@ type ContextSnapshotSection struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes ContextSnapshotSection with its members in schema order, then Extra in key order.
-func (v ContextSnapshotSection) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("name", v.Name)
-	w.value("text", v.Text)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ContextSnapshotSection; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ContextSnapshotSection) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ContextSnapshotSection
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "text", true, &out.Text, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // CoordinatorMessageSource is the object CoordinatorMessageSource.
 //
 // A message relayed from a coordinating session (dsh-subagent continuation). Upstream: packages/subagent/subagent/src/continuation.ts.
@@ -2143,37 +827,6 @@ type CoordinatorMessageSource struct {
 }
 
 func (CoordinatorMessageSource) isMessageSource() {}
-
-// MarshalJSON writes CoordinatorMessageSource with its members in schema order, then Extra in key order.
-func (v CoordinatorMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"coordinator\""))
-	w.raw("form", []byte("\"relay\""))
-	w.value("senderSessionId", v.SenderSessionID)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes CoordinatorMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *CoordinatorMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out CoordinatorMessageSource
-	if _, err := r.constant("kind", "\"coordinator\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("form", "\"relay\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "senderSessionId", true, &out.SenderSessionID, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // EpochHeader is the object EpochHeader.
 //
@@ -2201,47 +854,6 @@ type EpochHeader struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes EpochHeader with its members in schema order, then Extra in key order.
-func (v EpochHeader) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("config", v.Config)
-	if v.AdapterDefaults != nil {
-		w.value("adapterDefaults", v.AdapterDefaults)
-	}
-	if v.System != nil {
-		w.value("system", v.System)
-	}
-	if v.Tools != nil {
-		w.value("tools", v.Tools)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes EpochHeader; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *EpochHeader) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out EpochHeader
-	if err := field(r, "config", true, &out.Config, decodeAs[LLMCallConfig]); err != nil {
-		return err
-	}
-	if err := field(r, "adapterDefaults", false, &out.AdapterDefaults, decodePtr(decodeAs[LLMCallConfigAdapterDefaults])); err != nil {
-		return err
-	}
-	if err := field(r, "system", false, &out.System, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "tools", false, &out.Tools, decodeSlice(decodeAs[ToolSchema])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // FeedbackRecordData is the object FeedbackRecordData.
 //
 // Data of feedback/record. Upstream: packages/feedback/command-feedback/src/index.ts SessionEventMap['feedback/record'].
@@ -2254,29 +866,6 @@ type FeedbackRecordData struct {
 	Text string `json:"text"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes FeedbackRecordData with its members in schema order, then Extra in key order.
-func (v FeedbackRecordData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("text", v.Text)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes FeedbackRecordData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *FeedbackRecordData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out FeedbackRecordData
-	if err := field(r, "text", true, &out.Text, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // FeedbackRecordEvent is the object FeedbackRecordEvent.
@@ -2305,50 +894,6 @@ type FeedbackRecordEvent struct {
 
 func (FeedbackRecordEvent) isSessionEvent() {}
 
-// MarshalJSON writes FeedbackRecordEvent with its members in schema order, then Extra in key order.
-func (v FeedbackRecordEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"feedback/record\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes FeedbackRecordEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *FeedbackRecordEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out FeedbackRecordEvent
-	if _, err := r.constant("type", "\"feedback/record\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[FeedbackRecordData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // FinishReason is a union told apart by member "kind"; DecodeFinishReason picks the variant.
 //
 // Why a model response stopped, discriminated by kind. Decision 11.3: open union (FinishReasonMap is merge-extensible so adapters can surface provider-specific reasons); unknown kinds go to UnknownFinishReason and are reported as warnings. Upstream: packages/llm/llm/src/types.ts FinishReason / FinishReasonMap.
@@ -2373,71 +918,6 @@ type UnknownFinishReason struct {
 
 func (UnknownFinishReason) isFinishReason() {}
 
-// MarshalJSON writes Raw unchanged.
-func (v UnknownFinishReason) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("UnknownFinishReason has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *UnknownFinishReason) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "kind")
-	if err != nil {
-		return err
-	}
-	*v = UnknownFinishReason{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeFinishReason decodes one FinishReason value into its variant; bad input gives a *DecodeError.
-func DecodeFinishReason(raw json.RawMessage) (FinishReason, error) {
-	tag, err := readTag(raw, "kind")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "stop":
-		var v FinishReasonStop
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool-calls":
-		var v FinishReasonToolCalls
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "max-tokens":
-		var v FinishReasonMaxTokens
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "aborted":
-		var v FinishReasonAborted
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "error":
-		var v FinishReasonError
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return UnknownFinishReason{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
-
 // FinishReasonAborted is the object FinishReasonAborted.
 //
 // The call was aborted (signal fired or failure code ABORTED); adapter throws are converted to this terminal finish. Upstream: packages/llm/llm/src/types.ts FinishReasonMap['aborted'].
@@ -2453,33 +933,6 @@ type FinishReasonAborted struct {
 }
 
 func (FinishReasonAborted) isFinishReason() {}
-
-// MarshalJSON writes FinishReasonAborted with its members in schema order, then Extra in key order.
-func (v FinishReasonAborted) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"aborted\""))
-	w.value("failure", v.Failure)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes FinishReasonAborted; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *FinishReasonAborted) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out FinishReasonAborted
-	if _, err := r.constant("kind", "\"aborted\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "failure", true, &out.Failure, decodeAs[LLMFailure]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // FinishReasonError is the object FinishReasonError.
 //
@@ -2497,33 +950,6 @@ type FinishReasonError struct {
 
 func (FinishReasonError) isFinishReason() {}
 
-// MarshalJSON writes FinishReasonError with its members in schema order, then Extra in key order.
-func (v FinishReasonError) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"error\""))
-	w.value("failure", v.Failure)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes FinishReasonError; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *FinishReasonError) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out FinishReasonError
-	if _, err := r.constant("kind", "\"error\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "failure", true, &out.Failure, decodeAs[LLMFailure]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // FinishReasonMaxTokens is the object FinishReasonMaxTokens.
 //
 // The output token ceiling was hit. Upstream: packages/llm/llm/src/types.ts FinishReasonMap['max-tokens'].
@@ -2535,29 +961,6 @@ type FinishReasonMaxTokens struct {
 }
 
 func (FinishReasonMaxTokens) isFinishReason() {}
-
-// MarshalJSON writes FinishReasonMaxTokens with its members in schema order, then Extra in key order.
-func (v FinishReasonMaxTokens) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"max-tokens\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes FinishReasonMaxTokens; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *FinishReasonMaxTokens) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out FinishReasonMaxTokens
-	if _, err := r.constant("kind", "\"max-tokens\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // FinishReasonStop is the object FinishReasonStop.
 //
@@ -2571,29 +974,6 @@ type FinishReasonStop struct {
 
 func (FinishReasonStop) isFinishReason() {}
 
-// MarshalJSON writes FinishReasonStop with its members in schema order, then Extra in key order.
-func (v FinishReasonStop) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"stop\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes FinishReasonStop; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *FinishReasonStop) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out FinishReasonStop
-	if _, err := r.constant("kind", "\"stop\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // FinishReasonToolCalls is the object FinishReasonToolCalls.
 //
 // The model stopped to call tools. Upstream: packages/llm/llm/src/types.ts FinishReasonMap['tool-calls'].
@@ -2605,29 +985,6 @@ type FinishReasonToolCalls struct {
 }
 
 func (FinishReasonToolCalls) isFinishReason() {}
-
-// MarshalJSON writes FinishReasonToolCalls with its members in schema order, then Extra in key order.
-func (v FinishReasonToolCalls) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"tool-calls\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes FinishReasonToolCalls; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *FinishReasonToolCalls) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out FinishReasonToolCalls
-	if _, err := r.constant("kind", "\"tool-calls\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // GoalBlockedReason is the object GoalBlockedReason.
 //
@@ -2645,33 +1002,6 @@ type GoalBlockedReason struct {
 	Message string `json:"message"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes GoalBlockedReason with its members in schema order, then Extra in key order.
-func (v GoalBlockedReason) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("code", v.Code)
-	w.value("message", v.Message)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalBlockedReason; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalBlockedReason) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalBlockedReason
-	if err := field(r, "code", true, &out.Code, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "message", true, &out.Message, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // GoalChange is a union told apart by member "operation"; DecodeGoalChange picks the variant.
@@ -2695,83 +1025,6 @@ type GoalChangeUnknown struct {
 }
 
 func (GoalChangeUnknown) isGoalChange() {}
-
-// MarshalJSON writes Raw unchanged.
-func (v GoalChangeUnknown) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("GoalChangeUnknown has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *GoalChangeUnknown) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "operation")
-	if err != nil {
-		return err
-	}
-	*v = GoalChangeUnknown{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeGoalChange decodes one GoalChange value into its variant; bad input gives a *DecodeError.
-func DecodeGoalChange(raw json.RawMessage) (GoalChange, error) {
-	tag, err := readTag(raw, "operation")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "create":
-		var v GoalChangeCreate
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "edit":
-		var v GoalChangeEdit
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "pause":
-		var v GoalChangePause
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "resume":
-		var v GoalChangeResume
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "complete":
-		var v GoalChangeComplete
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "block":
-		var v GoalChangeBlock
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "clear":
-		var v GoalChangeClear
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return GoalChangeUnknown{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
 
 // GoalChangeBlock is the object GoalChangeBlock.
 //
@@ -2801,53 +1054,6 @@ type GoalChangeBlock struct {
 
 func (GoalChangeBlock) isGoalChange() {}
 
-// MarshalJSON writes GoalChangeBlock with its members in schema order, then Extra in key order.
-func (v GoalChangeBlock) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"goal/change\""))
-	w.raw("operation", []byte("\"block\""))
-	w.raw("version", []byte("1"))
-	w.value("goal", v.Goal)
-	w.value("roundsStarted", v.RoundsStarted)
-	w.value("createdAt", v.CreatedAt)
-	w.value("updatedAt", v.UpdatedAt)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalChangeBlock; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalChangeBlock) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalChangeBlock
-	if _, err := r.constant("kind", "\"goal/change\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("operation", "\"block\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "goal", true, &out.Goal, decodeAs[GoalSnapshot]); err != nil {
-		return err
-	}
-	if err := field(r, "roundsStarted", true, &out.RoundsStarted, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "createdAt", true, &out.CreatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "updatedAt", true, &out.UpdatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // GoalChangeClear is the object GoalChangeClear.
 //
 // goal/change with operation clear: the goal was cleared. Upstream: packages/goal/goal/src/domain.ts, types.ts goal/change.
@@ -2867,45 +1073,6 @@ type GoalChangeClear struct {
 }
 
 func (GoalChangeClear) isGoalChange() {}
-
-// MarshalJSON writes GoalChangeClear with its members in schema order, then Extra in key order.
-func (v GoalChangeClear) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"goal/change\""))
-	w.raw("operation", []byte("\"clear\""))
-	w.raw("version", []byte("1"))
-	w.value("cleared", v.Cleared)
-	w.value("clearedAt", v.ClearedAt)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalChangeClear; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalChangeClear) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalChangeClear
-	if _, err := r.constant("kind", "\"goal/change\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("operation", "\"clear\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "cleared", true, &out.Cleared, decodeAs[GoalRef]); err != nil {
-		return err
-	}
-	if err := field(r, "clearedAt", true, &out.ClearedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // GoalChangeComplete is the object GoalChangeComplete.
 //
@@ -2935,53 +1102,6 @@ type GoalChangeComplete struct {
 
 func (GoalChangeComplete) isGoalChange() {}
 
-// MarshalJSON writes GoalChangeComplete with its members in schema order, then Extra in key order.
-func (v GoalChangeComplete) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"goal/change\""))
-	w.raw("operation", []byte("\"complete\""))
-	w.raw("version", []byte("1"))
-	w.value("goal", v.Goal)
-	w.value("roundsStarted", v.RoundsStarted)
-	w.value("createdAt", v.CreatedAt)
-	w.value("updatedAt", v.UpdatedAt)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalChangeComplete; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalChangeComplete) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalChangeComplete
-	if _, err := r.constant("kind", "\"goal/change\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("operation", "\"complete\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "goal", true, &out.Goal, decodeAs[GoalSnapshot]); err != nil {
-		return err
-	}
-	if err := field(r, "roundsStarted", true, &out.RoundsStarted, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "createdAt", true, &out.CreatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "updatedAt", true, &out.UpdatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // GoalChangeCreate is the object GoalChangeCreate.
 //
 // goal/change with operation create: the goal after the mutation. Upstream: packages/goal/goal/src/domain.ts, types.ts goal/change.
@@ -3009,53 +1129,6 @@ type GoalChangeCreate struct {
 }
 
 func (GoalChangeCreate) isGoalChange() {}
-
-// MarshalJSON writes GoalChangeCreate with its members in schema order, then Extra in key order.
-func (v GoalChangeCreate) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"goal/change\""))
-	w.raw("operation", []byte("\"create\""))
-	w.raw("version", []byte("1"))
-	w.value("goal", v.Goal)
-	w.value("roundsStarted", v.RoundsStarted)
-	w.value("createdAt", v.CreatedAt)
-	w.value("updatedAt", v.UpdatedAt)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalChangeCreate; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalChangeCreate) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalChangeCreate
-	if _, err := r.constant("kind", "\"goal/change\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("operation", "\"create\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "goal", true, &out.Goal, decodeAs[GoalSnapshot]); err != nil {
-		return err
-	}
-	if err := field(r, "roundsStarted", true, &out.RoundsStarted, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "createdAt", true, &out.CreatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "updatedAt", true, &out.UpdatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // GoalChangeEdit is the object GoalChangeEdit.
 //
@@ -3085,53 +1158,6 @@ type GoalChangeEdit struct {
 
 func (GoalChangeEdit) isGoalChange() {}
 
-// MarshalJSON writes GoalChangeEdit with its members in schema order, then Extra in key order.
-func (v GoalChangeEdit) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"goal/change\""))
-	w.raw("operation", []byte("\"edit\""))
-	w.raw("version", []byte("1"))
-	w.value("goal", v.Goal)
-	w.value("roundsStarted", v.RoundsStarted)
-	w.value("createdAt", v.CreatedAt)
-	w.value("updatedAt", v.UpdatedAt)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalChangeEdit; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalChangeEdit) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalChangeEdit
-	if _, err := r.constant("kind", "\"goal/change\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("operation", "\"edit\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "goal", true, &out.Goal, decodeAs[GoalSnapshot]); err != nil {
-		return err
-	}
-	if err := field(r, "roundsStarted", true, &out.RoundsStarted, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "createdAt", true, &out.CreatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "updatedAt", true, &out.UpdatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // GoalChangeEvent is the object GoalChangeEvent.
 //
 // A goal changed. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/goal/goal/src/domain.ts, types.ts SessionEventMap['goal/change'].
@@ -3157,50 +1183,6 @@ type GoalChangeEvent struct {
 }
 
 func (GoalChangeEvent) isSessionEvent() {}
-
-// MarshalJSON writes GoalChangeEvent with its members in schema order, then Extra in key order.
-func (v GoalChangeEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"goal/change\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalChangeEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalChangeEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalChangeEvent
-	if _, err := r.constant("type", "\"goal/change\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, DecodeGoalChange); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // GoalChangePause is the object GoalChangePause.
 //
@@ -3230,53 +1212,6 @@ type GoalChangePause struct {
 
 func (GoalChangePause) isGoalChange() {}
 
-// MarshalJSON writes GoalChangePause with its members in schema order, then Extra in key order.
-func (v GoalChangePause) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"goal/change\""))
-	w.raw("operation", []byte("\"pause\""))
-	w.raw("version", []byte("1"))
-	w.value("goal", v.Goal)
-	w.value("roundsStarted", v.RoundsStarted)
-	w.value("createdAt", v.CreatedAt)
-	w.value("updatedAt", v.UpdatedAt)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalChangePause; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalChangePause) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalChangePause
-	if _, err := r.constant("kind", "\"goal/change\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("operation", "\"pause\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "goal", true, &out.Goal, decodeAs[GoalSnapshot]); err != nil {
-		return err
-	}
-	if err := field(r, "roundsStarted", true, &out.RoundsStarted, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "createdAt", true, &out.CreatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "updatedAt", true, &out.UpdatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // GoalChangeResume is the object GoalChangeResume.
 //
 // goal/change with operation resume: the goal after the mutation. Upstream: packages/goal/goal/src/domain.ts, types.ts goal/change.
@@ -3305,53 +1240,6 @@ type GoalChangeResume struct {
 
 func (GoalChangeResume) isGoalChange() {}
 
-// MarshalJSON writes GoalChangeResume with its members in schema order, then Extra in key order.
-func (v GoalChangeResume) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"goal/change\""))
-	w.raw("operation", []byte("\"resume\""))
-	w.raw("version", []byte("1"))
-	w.value("goal", v.Goal)
-	w.value("roundsStarted", v.RoundsStarted)
-	w.value("createdAt", v.CreatedAt)
-	w.value("updatedAt", v.UpdatedAt)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalChangeResume; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalChangeResume) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalChangeResume
-	if _, err := r.constant("kind", "\"goal/change\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("operation", "\"resume\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "goal", true, &out.Goal, decodeAs[GoalSnapshot]); err != nil {
-		return err
-	}
-	if err := field(r, "roundsStarted", true, &out.RoundsStarted, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "createdAt", true, &out.CreatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "updatedAt", true, &out.UpdatedAt, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // GoalMessageSource is the object GoalMessageSource.
 //
 // A goal round prompt injected by dsh-goal. Upstream: packages/goal/goal/src/domain.ts.
@@ -3376,41 +1264,6 @@ type GoalMessageSource struct {
 
 func (GoalMessageSource) isMessageSource() {}
 
-// MarshalJSON writes GoalMessageSource with its members in schema order, then Extra in key order.
-func (v GoalMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"goal\""))
-	w.value("goalId", v.GoalID)
-	w.value("revision", v.Revision)
-	w.value("round", v.Round)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalMessageSource
-	if _, err := r.constant("kind", "\"goal\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "goalId", true, &out.GoalID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "revision", true, &out.Revision, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "round", true, &out.Round, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // GoalRef is the object GoalRef.
 //
 // Identity and revision of a goal. Upstream: packages/goal/goal/src/domain.ts, types.ts GoalRef.
@@ -3427,33 +1280,6 @@ type GoalRef struct {
 	Revision int64 `json:"revision"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes GoalRef with its members in schema order, then Extra in key order.
-func (v GoalRef) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("id", v.ID)
-	w.value("revision", v.Revision)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalRef; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalRef) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalRef
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "revision", true, &out.Revision, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // GoalSnapshot is the object GoalSnapshot.
@@ -3490,51 +1316,6 @@ type GoalSnapshot struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes GoalSnapshot with its members in schema order, then Extra in key order.
-func (v GoalSnapshot) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("id", v.ID)
-	w.value("revision", v.Revision)
-	w.value("objective", v.Objective)
-	w.value("phase", v.Phase)
-	if v.BlockedReason != nil {
-		w.value("blockedReason", v.BlockedReason)
-	}
-	w.value("maxGoalRounds", v.MaxGoalRounds)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes GoalSnapshot; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *GoalSnapshot) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out GoalSnapshot
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "revision", true, &out.Revision, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "objective", true, &out.Objective, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "phase", true, &out.Phase, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "blockedReason", false, &out.BlockedReason, decodePtr(decodeAs[GoalBlockedReason])); err != nil {
-		return err
-	}
-	if err := field(r, "maxGoalRounds", true, &out.MaxGoalRounds, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // HookInvokedData is the object HookInvokedData.
 //
 // Data of hook/invoked. Upstream: packages/hooks/hook-protocol/src/types.ts SessionEventMap['hook/invoked'].
@@ -3565,47 +1346,6 @@ type HookInvokedData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes HookInvokedData with its members in schema order, then Extra in key order.
-func (v HookInvokedData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("turn", v.Turn)
-	w.value("point", v.Point)
-	w.value("dialect", v.Dialect)
-	if v.Matcher != nil {
-		w.value("matcher", v.Matcher)
-	}
-	w.value("handlerId", v.HandlerID)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes HookInvokedData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *HookInvokedData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out HookInvokedData
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "point", true, &out.Point, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "dialect", true, &out.Dialect, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "matcher", false, &out.Matcher, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "handlerId", true, &out.HandlerID, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // HookInvokedEvent is the object HookInvokedEvent.
 //
 // A hook handler was invoked. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/hooks/hook-protocol/src/types.ts SessionEventMap['hook/invoked'].
@@ -3631,50 +1371,6 @@ type HookInvokedEvent struct {
 }
 
 func (HookInvokedEvent) isSessionEvent() {}
-
-// MarshalJSON writes HookInvokedEvent with its members in schema order, then Extra in key order.
-func (v HookInvokedEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"hook/invoked\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes HookInvokedEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *HookInvokedEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out HookInvokedEvent
-	if _, err := r.constant("type", "\"hook/invoked\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[HookInvokedData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // HookResultData is the object HookResultData.
 //
@@ -3714,57 +1410,6 @@ type HookResultData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes HookResultData with its members in schema order, then Extra in key order.
-func (v HookResultData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("turn", v.Turn)
-	w.value("point", v.Point)
-	w.value("handlerId", v.HandlerID)
-	w.value("decision", v.Decision)
-	if v.ExitCode != nil {
-		w.value("exitCode", v.ExitCode)
-	}
-	if v.StderrSummary != nil {
-		w.value("stderrSummary", v.StderrSummary)
-	}
-	w.value("durationMs", v.DurationMs)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes HookResultData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *HookResultData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out HookResultData
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "point", true, &out.Point, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "handlerId", true, &out.HandlerID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "decision", true, &out.Decision, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "exitCode", false, &out.ExitCode, decodePtr(decodeAs[float64])); err != nil {
-		return err
-	}
-	if err := field(r, "stderrSummary", false, &out.StderrSummary, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "durationMs", true, &out.DurationMs, decodeAs[float64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // HookResultEvent is the object HookResultEvent.
 //
 // A hook handler returned. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/hooks/hook-protocol/src/types.ts SessionEventMap['hook/result'].
@@ -3790,50 +1435,6 @@ type HookResultEvent struct {
 }
 
 func (HookResultEvent) isSessionEvent() {}
-
-// MarshalJSON writes HookResultEvent with its members in schema order, then Extra in key order.
-func (v HookResultEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"hook/result\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes HookResultEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *HookResultEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out HookResultEvent
-	if _, err := r.constant("type", "\"hook/result\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[HookResultData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // ImageAttachmentRef is the object ImageAttachmentRef.
 //
@@ -3869,51 +1470,6 @@ type ImageAttachmentRef struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes ImageAttachmentRef with its members in schema order, then Extra in key order.
-func (v ImageAttachmentRef) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("attachmentId", v.AttachmentID)
-	w.value("mediaType", v.MediaType)
-	w.value("bytes", v.Bytes)
-	w.value("width", v.Width)
-	w.value("height", v.Height)
-	if v.Name != nil {
-		w.value("name", v.Name)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ImageAttachmentRef; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ImageAttachmentRef) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ImageAttachmentRef
-	if err := field(r, "attachmentId", true, &out.AttachmentID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "mediaType", true, &out.MediaType, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "bytes", true, &out.Bytes, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "width", true, &out.Width, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "height", true, &out.Height, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "name", false, &out.Name, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // ImageBlock is the object ImageBlock.
 //
 // A durable raster image reference, valid in user or assistant content. Upstream: packages/llm/llm/src/types.ts ImageBlock.
@@ -3929,33 +1485,6 @@ type ImageBlock struct {
 }
 
 func (ImageBlock) isContentBlock() {}
-
-// MarshalJSON writes ImageBlock with its members in schema order, then Extra in key order.
-func (v ImageBlock) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"image\""))
-	w.value("attachment", v.Attachment)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ImageBlock; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ImageBlock) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ImageBlock
-	if _, err := r.constant("type", "\"image\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "attachment", true, &out.Attachment, decodeAs[ImageAttachmentRef]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // InitializeParams is the object InitializeParams.
 //
@@ -3983,43 +1512,6 @@ type InitializeParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes InitializeParams with its members in schema order, then Extra in key order.
-func (v InitializeParams) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("cwd", v.Cwd)
-	w.value("provider", v.Provider)
-	w.value("model", v.Model)
-	if v.MaxTokens != nil {
-		w.value("maxTokens", v.MaxTokens)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes InitializeParams; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *InitializeParams) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out InitializeParams
-	if err := field(r, "cwd", true, &out.Cwd, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "model", true, &out.Model, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "maxTokens", false, &out.MaxTokens, decodePtr(decodeAs[int64])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // InitializeResult is the object InitializeResult.
 //
 // Result of initialize. The TS client rejects a result lacking either serverInfo string (SdkProtocolError); the Python model treats them as optional. Upstream: packages/sdk/protocol/src/types.ts InitializeResult.
@@ -4034,40 +1526,12 @@ type InitializeResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes InitializeResult with its members in schema order, then Extra in key order.
-func (v InitializeResult) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("serverInfo", v.ServerInfo)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes InitializeResult; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *InitializeResult) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out InitializeResult
-	if err := field(r, "serverInfo", true, &out.ServerInfo, decodeAs[ServerInfo]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // JSONObject is a named object of named members.
 //
 // A JSON object whose member values are arbitrary JsonValue (a string-keyed map). Used for opaque object payloads such as JSON-RPC params before routing and ToolSchema.parameters. Upstream: TypeScript Record<string, unknown> / object.
 //
 // Schema: #/$defs/JsonObject
 type JSONObject map[string]JSONValue
-
-func decodeJSONObject(raw json.RawMessage) (JSONObject, error) {
-	v, err := decodeMap(decodeJSONValue)(raw)
-	return JSONObject(v), err
-}
 
 // JSONRPCError is the object JsonRpcError.
 //
@@ -4091,39 +1555,6 @@ type JSONRPCError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes JSONRPCError with its members in schema order, then Extra in key order.
-func (v JSONRPCError) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("code", v.Code)
-	w.value("message", v.Message)
-	if v.Data != nil {
-		w.value("data", v.Data)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes JSONRPCError; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *JSONRPCError) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out JSONRPCError
-	if err := field(r, "code", true, &out.Code, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "message", true, &out.Message, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "data", false, &out.Data, decodeJSONValue); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // JSONRPCErrorResponse is the object JsonRpcErrorResponse.
 //
 // A JSON-RPC 2.0 error response: echo of the request id plus an error object. Written only by the server. Must not carry result or method. Key order as emitted: jsonrpc, id, error. Upstream: packages/sdk/protocol/src/transport.ts.
@@ -4142,37 +1573,6 @@ type JSONRPCErrorResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes JSONRPCErrorResponse with its members in schema order, then Extra in key order.
-func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("jsonrpc", []byte("\"2.0\""))
-	w.value("id", v.ID)
-	w.value("error", v.Error)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes JSONRPCErrorResponse; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out JSONRPCErrorResponse
-	if _, err := r.constant("jsonrpc", "\"2.0\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "id", true, &out.ID, DecodeJSONRPCID); err != nil {
-		return err
-	}
-	if err := field(r, "error", true, &out.Error, decodeAs[JSONRPCError]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // JSONRPCID is a union told apart by JSON type; DecodeJSONRPCID picks the variant.
 //
 // Request id: a JSON string or an integer, echoed verbatim (same JSON type) in the response. Decision 11.9: any string or integer is accepted, formats are not pinned; the TS transport mints ^req_[0-9a-f]{32}$ and the Python HarnessClient a 36-char lowercase hyphenated v4 UUID, but the server echoes whatever it receives and the transport accepts strings or numbers. Fractional numbers are excluded because the Python client drops them; null is excluded because an id of null makes a frame a notification or garbage. Upstream: packages/sdk/protocol/src/transport.ts request(); python/sdk/src/deepseek_harness/client.py _request_raw.
@@ -4181,26 +1581,6 @@ func (v *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
 // Variants: JSONRPCIDString, JSONRPCIDInteger.
 type JSONRPCID interface {
 	isJSONRPCID()
-}
-
-// DecodeJSONRPCID decodes one JsonRpcId value into its variant; bad input gives a *DecodeError.
-func DecodeJSONRPCID(raw json.RawMessage) (JSONRPCID, error) {
-	kind := jsonKind(raw)
-	switch kind {
-	case "string":
-		v, err := decodeJSONRPCIDString(raw)
-		if err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "number":
-		v, err := decodeJSONRPCIDInteger(raw)
-		if err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return nil, &DecodeError{Msg: "expected string or number, got " + kind}
 }
 
 // JSONRPCIDInteger is a named 64-bit integer.
@@ -4212,11 +1592,6 @@ type JSONRPCIDInteger int64
 
 func (JSONRPCIDInteger) isJSONRPCID() {}
 
-func decodeJSONRPCIDInteger(raw json.RawMessage) (JSONRPCIDInteger, error) {
-	v, err := decodeAs[int64](raw)
-	return JSONRPCIDInteger(v), err
-}
-
 // JSONRPCIDString is a named string.
 //
 // String id (what every client in this protocol mints).
@@ -4225,11 +1600,6 @@ func decodeJSONRPCIDInteger(raw json.RawMessage) (JSONRPCIDInteger, error) {
 type JSONRPCIDString string
 
 func (JSONRPCIDString) isJSONRPCID() {}
-
-func decodeJSONRPCIDString(raw json.RawMessage) (JSONRPCIDString, error) {
-	v, err := decodeAs[string](raw)
-	return JSONRPCIDString(v), err
-}
 
 // JSONRPCNotification is the object JsonRpcNotification.
 //
@@ -4247,39 +1617,6 @@ type JSONRPCNotification struct {
 	Params JSONObject `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes JSONRPCNotification with its members in schema order, then Extra in key order.
-func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("jsonrpc", []byte("\"2.0\""))
-	w.value("method", v.Method)
-	if v.Params != nil {
-		w.value("params", v.Params)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes JSONRPCNotification; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *JSONRPCNotification) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out JSONRPCNotification
-	if _, err := r.constant("jsonrpc", "\"2.0\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "method", true, &out.Method, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "params", false, &out.Params, decodeJSONObject); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // JSONRPCRequest is the object JsonRpcRequest.
@@ -4304,43 +1641,6 @@ type JSONRPCRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes JSONRPCRequest with its members in schema order, then Extra in key order.
-func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("jsonrpc", []byte("\"2.0\""))
-	w.value("id", v.ID)
-	w.value("method", v.Method)
-	if v.Params != nil {
-		w.value("params", v.Params)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes JSONRPCRequest; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *JSONRPCRequest) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out JSONRPCRequest
-	if _, err := r.constant("jsonrpc", "\"2.0\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "id", true, &out.ID, DecodeJSONRPCID); err != nil {
-		return err
-	}
-	if err := field(r, "method", true, &out.Method, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "params", false, &out.Params, decodeJSONObject); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // JSONRPCSuccessResponse is the object JsonRpcSuccessResponse.
 //
 // A JSON-RPC 2.0 success response: echo of the request id plus result. Written only by the server. Must not carry error or method. Key order as emitted: jsonrpc, id, result. Upstream: packages/sdk/protocol/src/transport.ts.
@@ -4359,62 +1659,12 @@ type JSONRPCSuccessResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes JSONRPCSuccessResponse with its members in schema order, then Extra in key order.
-func (v JSONRPCSuccessResponse) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("jsonrpc", []byte("\"2.0\""))
-	w.value("id", v.ID)
-	w.value("result", v.Result)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes JSONRPCSuccessResponse; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *JSONRPCSuccessResponse) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out JSONRPCSuccessResponse
-	if _, err := r.constant("jsonrpc", "\"2.0\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "id", true, &out.ID, DecodeJSONRPCID); err != nil {
-		return err
-	}
-	if err := field(r, "result", true, &out.Result, decodeJSONValue); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // JSONValue is any JSON value, kept as its exact text (integers of any size, member order and all).
 //
 // Any lossless JSON value (recursive): null, boolean, number, string, array of JsonValue, or object whose values are JsonValue. Runtime rule for event data and surface metadata: numbers finite and not negative zero, arrays dense, objects plain, no cycles (JSON text cannot carry NaN/Infinity; -0 serializes as 0). Upstream: packages/core/session/src/json.ts JsonValue.
 //
 // Schema: #/$defs/JsonValue
 type JSONValue json.RawMessage
-
-// MarshalJSON writes the value unchanged (null when empty).
-func (v JSONValue) MarshalJSON() ([]byte, error) {
-	if len(v) == 0 {
-		return []byte("null"), nil
-	}
-	return v, nil
-}
-
-// UnmarshalJSON keeps a copy of the value's text.
-func (v *JSONValue) UnmarshalJSON(data []byte) error {
-	*v = JSONValue(cloneRaw(data))
-	return nil
-}
-
-func decodeJSONValue(raw json.RawMessage) (JSONValue, error) {
-	v, err := decodeAs[json.RawMessage](raw)
-	return JSONValue(v), err
-}
 
 // LLMCallConfig is the object LlmCallConfig.
 //
@@ -4450,57 +1700,6 @@ type LLMCallConfig struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes LLMCallConfig with its members in schema order, then Extra in key order.
-func (v LLMCallConfig) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("provider", v.Provider)
-	w.value("model", v.Model)
-	if v.ReasoningEffort != nil {
-		w.value("reasoningEffort", v.ReasoningEffort)
-	}
-	if v.Temperature != nil {
-		w.value("temperature", v.Temperature)
-	}
-	if v.MaxTokens != nil {
-		w.value("maxTokens", v.MaxTokens)
-	}
-	if v.Stop != nil {
-		w.value("stop", v.Stop)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes LLMCallConfig; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *LLMCallConfig) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out LLMCallConfig
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "model", true, &out.Model, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "reasoningEffort", false, &out.ReasoningEffort, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "temperature", false, &out.Temperature, decodePtr(decodeAs[float64])); err != nil {
-		return err
-	}
-	if err := field(r, "maxTokens", false, &out.MaxTokens, decodePtr(decodeAs[float64])); err != nil {
-		return err
-	}
-	if err := field(r, "stop", false, &out.Stop, decodeSlice(decodeAs[string])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // LLMCallConfigAdapterDefaults is the object LlmCallConfigAdapterDefaults.
 //
 // Which config fields the adapter filled in. Closed (decision 11.1): only the key names reasoningEffort and maxTokens are allowed, each only with value true, and the matching config field must be present (load check; see the EpochHeader assertions). Upstream: packages/llm/llm/src/call-config.ts LlmCallConfigAdapterDefaults.
@@ -4515,42 +1714,6 @@ type LLMCallConfigAdapterDefaults struct {
 	//
 	// config.maxTokens was filled in by the adapter.
 	MaxTokens bool `json:"maxTokens,omitempty"`
-}
-
-// MarshalJSON writes LLMCallConfigAdapterDefaults with its members in schema order, then Extra in key order.
-func (v LLMCallConfigAdapterDefaults) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	if v.ReasoningEffort {
-		w.raw("reasoningEffort", []byte("true"))
-	}
-	if v.MaxTokens {
-		w.raw("maxTokens", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes LLMCallConfigAdapterDefaults; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *LLMCallConfigAdapterDefaults) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out LLMCallConfigAdapterDefaults
-	if ok, err := r.constant("reasoningEffort", "true", false); err != nil {
-		return err
-	} else {
-		out.ReasoningEffort = ok
-	}
-	if ok, err := r.constant("maxTokens", "true", false); err != nil {
-		return err
-	} else {
-		out.MaxTokens = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
 }
 
 // LLMFailure is the object LlmFailure.
@@ -4583,51 +1746,6 @@ type LLMFailure struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes LLMFailure with its members in schema order, then Extra in key order.
-func (v LLMFailure) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("message", v.Message)
-	w.value("code", v.Code)
-	if v.Status != nil {
-		w.value("status", v.Status)
-	}
-	if v.ProviderRetryAfterMs != nil {
-		w.value("providerRetryAfterMs", v.ProviderRetryAfterMs)
-	}
-	if v.RequestID != nil {
-		w.value("requestId", v.RequestID)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes LLMFailure; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *LLMFailure) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out LLMFailure
-	if err := field(r, "message", true, &out.Message, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "code", true, &out.Code, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "status", false, &out.Status, decodePtr(decodeAs[int64])); err != nil {
-		return err
-	}
-	if err := field(r, "providerRetryAfterMs", false, &out.ProviderRetryAfterMs, decodePtr(decodeAs[float64])); err != nil {
-		return err
-	}
-	if err := field(r, "requestId", false, &out.RequestID, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // LLMRetry is a union told apart by member "mode"; DecodeLLMRetry picks the variant.
 //
 // Data of llm/retry, discriminated by mode. Closed union. Upstream: packages/llm/llm-retry/src/types.ts SessionEventMap['llm/retry'].
@@ -4649,53 +1767,6 @@ type LLMRetryUnknown struct {
 }
 
 func (LLMRetryUnknown) isLLMRetry() {}
-
-// MarshalJSON writes Raw unchanged.
-func (v LLMRetryUnknown) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("LLMRetryUnknown has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *LLMRetryUnknown) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "mode")
-	if err != nil {
-		return err
-	}
-	*v = LLMRetryUnknown{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeLLMRetry decodes one LlmRetry value into its variant; bad input gives a *DecodeError.
-func DecodeLLMRetry(raw json.RawMessage) (LLMRetry, error) {
-	tag, err := readTag(raw, "mode")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "normal":
-		var v LLMRetryNormal
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "always":
-		var v LLMRetryAlways
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return LLMRetryUnknown{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
 
 // LLMRetryAlways is the object LlmRetryAlways.
 //
@@ -4741,61 +1812,6 @@ type LLMRetryAlways struct {
 
 func (LLMRetryAlways) isLLMRetry() {}
 
-// MarshalJSON writes LLMRetryAlways with its members in schema order, then Extra in key order.
-func (v LLMRetryAlways) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("mode", []byte("\"always\""))
-	w.value("retryId", v.RetryID)
-	w.value("turn", v.Turn)
-	w.value("step", v.Step)
-	w.value("provider", v.Provider)
-	w.value("policyKey", v.PolicyKey)
-	w.value("retry", v.Retry)
-	w.value("delayMs", v.DelayMs)
-	w.value("failure", v.Failure)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes LLMRetryAlways; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *LLMRetryAlways) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out LLMRetryAlways
-	if _, err := r.constant("mode", "\"always\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "retryId", true, &out.RetryID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "step", true, &out.Step, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "policyKey", true, &out.PolicyKey, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "retry", true, &out.Retry, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "delayMs", true, &out.DelayMs, decodeAs[float64]); err != nil {
-		return err
-	}
-	if err := field(r, "failure", true, &out.Failure, decodeAs[LLMFailure]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // LLMRetryEvent is the object LlmRetryEvent.
 //
 // A model call will be retried. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/llm/llm-retry/src/types.ts SessionEventMap['llm/retry'].
@@ -4821,50 +1837,6 @@ type LLMRetryEvent struct {
 }
 
 func (LLMRetryEvent) isSessionEvent() {}
-
-// MarshalJSON writes LLMRetryEvent with its members in schema order, then Extra in key order.
-func (v LLMRetryEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"llm/retry\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes LLMRetryEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *LLMRetryEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out LLMRetryEvent
-	if _, err := r.constant("type", "\"llm/retry\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, DecodeLLMRetry); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // LLMRetryNormal is the object LlmRetryNormal.
 //
@@ -4914,65 +1886,6 @@ type LLMRetryNormal struct {
 
 func (LLMRetryNormal) isLLMRetry() {}
 
-// MarshalJSON writes LLMRetryNormal with its members in schema order, then Extra in key order.
-func (v LLMRetryNormal) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("mode", []byte("\"normal\""))
-	w.value("retryId", v.RetryID)
-	w.value("turn", v.Turn)
-	w.value("step", v.Step)
-	w.value("provider", v.Provider)
-	w.value("policyKey", v.PolicyKey)
-	w.value("retry", v.Retry)
-	w.value("delayMs", v.DelayMs)
-	w.value("failure", v.Failure)
-	w.value("maxRetries", v.MaxRetries)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes LLMRetryNormal; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *LLMRetryNormal) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out LLMRetryNormal
-	if _, err := r.constant("mode", "\"normal\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "retryId", true, &out.RetryID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "step", true, &out.Step, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "policyKey", true, &out.PolicyKey, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "retry", true, &out.Retry, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "delayMs", true, &out.DelayMs, decodeAs[float64]); err != nil {
-		return err
-	}
-	if err := field(r, "failure", true, &out.Failure, decodeAs[LLMFailure]); err != nil {
-		return err
-	}
-	if err := field(r, "maxRetries", true, &out.MaxRetries, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // LLMRetryStartedData is the object LlmRetryStartedData.
 //
 // Data of llm/retry-started. Upstream: packages/llm/llm-retry/src/types.ts SessionEventMap['llm/retry-started'].
@@ -4997,41 +1910,6 @@ type LLMRetryStartedData struct {
 	Retry int64 `json:"retry"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes LLMRetryStartedData with its members in schema order, then Extra in key order.
-func (v LLMRetryStartedData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("retryId", v.RetryID)
-	w.value("turn", v.Turn)
-	w.value("step", v.Step)
-	w.value("retry", v.Retry)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes LLMRetryStartedData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *LLMRetryStartedData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out LLMRetryStartedData
-	if err := field(r, "retryId", true, &out.RetryID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "step", true, &out.Step, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "retry", true, &out.Retry, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // LLMRetryStartedEvent is the object LlmRetryStartedEvent.
@@ -5060,50 +1938,6 @@ type LLMRetryStartedEvent struct {
 
 func (LLMRetryStartedEvent) isSessionEvent() {}
 
-// MarshalJSON writes LLMRetryStartedEvent with its members in schema order, then Extra in key order.
-func (v LLMRetryStartedEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"llm/retry-started\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes LLMRetryStartedEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *LLMRetryStartedEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out LLMRetryStartedEvent
-	if _, err := r.constant("type", "\"llm/retry-started\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[LLMRetryStartedData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // Message is the object Message.
 //
 // One message in the shared provider-neutral representation (role may be system, user or assistant). Upstream: packages/llm/llm/src/message.ts Message.
@@ -5130,41 +1964,6 @@ type Message struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes Message with its members in schema order, then Extra in key order.
-func (v Message) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("id", v.ID)
-	w.value("role", v.Role)
-	w.value("content", orEmpty(v.Content))
-	w.value("source", v.Source)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes Message; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *Message) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out Message
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "role", true, &out.Role, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "content", true, &out.Content, decodeSlice(DecodeContentBlock)); err != nil {
-		return err
-	}
-	if err := field(r, "source", true, &out.Source, DecodeMessageSource); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // MessageSource is a union told apart by member "kind"; DecodeMessageSource picks the variant.
 //
 // Where a message came from, discriminated by kind. Decision 11.3: open union - the 13 kinds of this build (4 in dsh-llm, 9 merged by plugins) are validated exactly and any other kind goes to UnknownMessageSource (warning); MessageSourceMap is the one union the fork actually extends. Upstream: packages/llm/llm/src/message.ts MessageSource / MessageSourceMap.
@@ -5188,119 +1987,6 @@ type UnknownMessageSource struct {
 }
 
 func (UnknownMessageSource) isMessageSource() {}
-
-// MarshalJSON writes Raw unchanged.
-func (v UnknownMessageSource) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("UnknownMessageSource has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *UnknownMessageSource) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "kind")
-	if err != nil {
-		return err
-	}
-	*v = UnknownMessageSource{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeMessageSource decodes one MessageSource value into its variant; bad input gives a *DecodeError.
-func DecodeMessageSource(raw json.RawMessage) (MessageSource, error) {
-	tag, err := readTag(raw, "kind")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "user":
-		var v UserMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "plugin":
-		var v PluginMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "model":
-		var v ModelMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool":
-		var v ToolMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "agent-instructions":
-		var v AgentInstructionsMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "session-reference":
-		var v SessionReferenceMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "team-message":
-		var v TeamMessageMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "goal":
-		var v GoalMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "skill-invocation":
-		var v SkillInvocationMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "skill-catalog":
-		var v SkillCatalogMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "coordinator":
-		var v CoordinatorMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "subagent-report":
-		var v SubagentReportMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "subagent-settled":
-		var v SubagentSettledMessageSource
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return UnknownMessageSource{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
 
 // ModelMessageSource is the object ModelMessageSource.
 //
@@ -5326,43 +2012,6 @@ type ModelMessageSource struct {
 
 func (ModelMessageSource) isMessageSource() {}
 
-// MarshalJSON writes ModelMessageSource with its members in schema order, then Extra in key order.
-func (v ModelMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"model\""))
-	w.value("provider", v.Provider)
-	w.value("model", v.Model)
-	if v.ReplayState != nil {
-		w.value("replayState", v.ReplayState)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ModelMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ModelMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ModelMessageSource
-	if _, err := r.constant("kind", "\"model\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "model", true, &out.Model, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "replayState", false, &out.ReplayState, decodeJSONValue); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // PermissionPresetData is the object PermissionPresetData.
 //
 // Data of permission/preset. Upstream: packages/interaction/permission-presets/src/index.ts SessionEventMap['permission/preset'].
@@ -5375,29 +2024,6 @@ type PermissionPresetData struct {
 	Preset string `json:"preset"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes PermissionPresetData with its members in schema order, then Extra in key order.
-func (v PermissionPresetData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("preset", v.Preset)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes PermissionPresetData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *PermissionPresetData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out PermissionPresetData
-	if err := field(r, "preset", true, &out.Preset, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // PermissionPresetEvent is the object PermissionPresetEvent.
@@ -5426,50 +2052,6 @@ type PermissionPresetEvent struct {
 
 func (PermissionPresetEvent) isSessionEvent() {}
 
-// MarshalJSON writes PermissionPresetEvent with its members in schema order, then Extra in key order.
-func (v PermissionPresetEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"permission/preset\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes PermissionPresetEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *PermissionPresetEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out PermissionPresetEvent
-	if _, err := r.constant("type", "\"permission/preset\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[PermissionPresetData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // PlanModeData is the object PlanModeData.
 //
 // Data of plan/mode. Upstream: packages/plan/plan-mode/src/index.ts SessionEventMap['plan/mode'].
@@ -5482,29 +2064,6 @@ type PlanModeData struct {
 	Active bool `json:"active"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes PlanModeData with its members in schema order, then Extra in key order.
-func (v PlanModeData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("active", v.Active)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes PlanModeData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *PlanModeData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out PlanModeData
-	if err := field(r, "active", true, &out.Active, decodeAs[bool]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // PlanModeEvent is the object PlanModeEvent.
@@ -5532,50 +2091,6 @@ type PlanModeEvent struct {
 }
 
 func (PlanModeEvent) isSessionEvent() {}
-
-// MarshalJSON writes PlanModeEvent with its members in schema order, then Extra in key order.
-func (v PlanModeEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"plan/mode\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes PlanModeEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *PlanModeEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out PlanModeEvent
-	if _, err := r.constant("type", "\"plan/mode\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[PlanModeData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // PluginMessageSource is the object PluginMessageSource.
 //
@@ -5605,51 +2120,6 @@ type PluginMessageSource struct {
 
 func (PluginMessageSource) isMessageSource() {}
 
-// MarshalJSON writes PluginMessageSource with its members in schema order, then Extra in key order.
-func (v PluginMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"plugin\""))
-	w.value("plugin", v.Plugin)
-	if v.Form != nil {
-		w.value("form", v.Form)
-	}
-	if v.Sections != nil {
-		w.value("sections", v.Sections)
-	}
-	if v.Summary != nil {
-		w.value("summary", v.Summary)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes PluginMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *PluginMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out PluginMessageSource
-	if _, err := r.constant("kind", "\"plugin\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "plugin", true, &out.Plugin, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "form", false, &out.Form, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "sections", false, &out.Sections, decodeSlice(decodeAs[ContextSnapshotSection])); err != nil {
-		return err
-	}
-	if err := field(r, "summary", false, &out.Summary, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // ReasoningBlock is the object ReasoningBlock.
 //
 // The model's reasoning/thinking text, kept apart from answer text. Upstream: packages/llm/llm/src/types.ts ReasoningBlock.
@@ -5665,33 +2135,6 @@ type ReasoningBlock struct {
 }
 
 func (ReasoningBlock) isContentBlock() {}
-
-// MarshalJSON writes ReasoningBlock with its members in schema order, then Extra in key order.
-func (v ReasoningBlock) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"reasoning\""))
-	w.value("text", v.Text)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ReasoningBlock; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ReasoningBlock) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ReasoningBlock
-	if _, err := r.constant("type", "\"reasoning\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "text", true, &out.Text, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // ReplaceSurfaceOp is the object ReplaceSurfaceOp.
 //
@@ -5711,38 +2154,6 @@ type ReplaceSurfaceOp struct {
 
 func (ReplaceSurfaceOp) isSurfaceOp() {}
 
-// MarshalJSON writes ReplaceSurfaceOp with its members in schema order, then Extra in key order.
-func (v ReplaceSurfaceOp) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("op", []byte("\"replace\""))
-	w.value("start", v.Start)
-	w.value("end", v.End)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ReplaceSurfaceOp; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ReplaceSurfaceOp) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ReplaceSurfaceOp
-	if _, err := r.constant("op", "\"replace\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "start", true, &out.Start, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "end", true, &out.End, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ReplayEnvelope is the object ReplayEnvelope.
 //
 // Adapter-private lossless-JSON data for replaying a successful response (dsh-llm 0.0.1-rc.1 typed it as opaque unknown; 0.1.x and the fork as this envelope). Upstream: packages/llm/llm/src/types.ts ReplayEnvelope.
@@ -5759,35 +2170,6 @@ type ReplayEnvelope struct {
 	Blocks []JSONValue `json:"blocks,omitempty"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes ReplayEnvelope with its members in schema order, then Extra in key order.
-func (v ReplayEnvelope) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("response", v.Response)
-	if v.Blocks != nil {
-		w.value("blocks", v.Blocks)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ReplayEnvelope; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ReplayEnvelope) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ReplayEnvelope
-	if err := field(r, "response", true, &out.Response, decodeJSONValue); err != nil {
-		return err
-	}
-	if err := field(r, "blocks", false, &out.Blocks, decodeSlice(decodeJSONValue)); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // RequestContext is the object RequestContext.
@@ -5810,39 +2192,6 @@ type RequestContext struct {
 	ContextWindow *float64 `json:"contextWindow,omitempty"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes RequestContext with its members in schema order, then Extra in key order.
-func (v RequestContext) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("provider", v.Provider)
-	w.value("model", v.Model)
-	if v.ContextWindow != nil {
-		w.value("contextWindow", v.ContextWindow)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes RequestContext; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *RequestContext) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out RequestContext
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "model", true, &out.Model, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "contextWindow", false, &out.ContextWindow, decodePtr(decodeAs[float64])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // RequestContextEvent is the object RequestContextEvent.
@@ -5871,50 +2220,6 @@ type RequestContextEvent struct {
 
 func (RequestContextEvent) isSessionEvent() {}
 
-// MarshalJSON writes RequestContextEvent with its members in schema order, then Extra in key order.
-func (v RequestContextEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"request/context\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes RequestContextEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *RequestContextEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out RequestContextEvent
-	if _, err := r.constant("type", "\"request/context\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[RequestContext]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // RequestHeaderData is the object RequestHeaderData.
 //
 // Data of request/header (must be inside an open turn). Upstream: packages/core/session/src/types.ts SessionEventMap['request/header'].
@@ -5931,33 +2236,6 @@ type RequestHeaderData struct {
 	Reason RequestHeaderReason `json:"reason"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes RequestHeaderData with its members in schema order, then Extra in key order.
-func (v RequestHeaderData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("header", v.Header)
-	w.value("reason", v.Reason)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes RequestHeaderData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *RequestHeaderData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out RequestHeaderData
-	if err := field(r, "header", true, &out.Header, decodeAs[EpochHeader]); err != nil {
-		return err
-	}
-	if err := field(r, "reason", true, &out.Reason, decodeAs[RequestHeaderReason]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // RequestHeaderEvent is the object RequestHeaderEvent.
@@ -5985,50 +2263,6 @@ type RequestHeaderEvent struct {
 }
 
 func (RequestHeaderEvent) isSessionEvent() {}
-
-// MarshalJSON writes RequestHeaderEvent with its members in schema order, then Extra in key order.
-func (v RequestHeaderEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"request/header\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes RequestHeaderEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *RequestHeaderEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out RequestHeaderEvent
-	if _, err := r.constant("type", "\"request/header\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[RequestHeaderData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // RequestHeaderReason is a string enum. Decoding accepts any string (a newer peer may send a value this binding does not know); the validator reports values outside the enum.
 //
@@ -6065,37 +2299,6 @@ type SandboxModeData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes SandboxModeData with its members in schema order, then Extra in key order.
-func (v SandboxModeData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("mode", v.Mode)
-	if v.Source {
-		w.raw("source", []byte("\"delegation\""))
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SandboxModeData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SandboxModeData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SandboxModeData
-	if err := field(r, "mode", true, &out.Mode, decodeAs[string]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("source", "\"delegation\"", false); err != nil {
-		return err
-	} else {
-		out.Source = ok
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // SandboxModeEvent is the object SandboxModeEvent.
 //
 // The sandbox mode changed. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/sandbox/sandbox-policy/src/session-mode.ts SessionEventMap['sandbox/mode'].
@@ -6122,50 +2325,6 @@ type SandboxModeEvent struct {
 
 func (SandboxModeEvent) isSessionEvent() {}
 
-// MarshalJSON writes SandboxModeEvent with its members in schema order, then Extra in key order.
-func (v SandboxModeEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"sandbox/mode\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SandboxModeEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SandboxModeEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SandboxModeEvent
-	if _, err := r.constant("type", "\"sandbox/mode\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[SandboxModeData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ScheduleChange is a union told apart by member "operation"; DecodeScheduleChange picks the variant.
 //
 // Data of schedule/change, discriminated by operation. Closed union with closed branches. Upstream: packages/schedule/schedule/src/types.ts, domain.ts SessionEventMap['schedule/change'].
@@ -6188,59 +2347,6 @@ type ScheduleChangeUnknown struct {
 
 func (ScheduleChangeUnknown) isScheduleChange() {}
 
-// MarshalJSON writes Raw unchanged.
-func (v ScheduleChangeUnknown) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("ScheduleChangeUnknown has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *ScheduleChangeUnknown) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "operation")
-	if err != nil {
-		return err
-	}
-	*v = ScheduleChangeUnknown{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeScheduleChange decodes one ScheduleChange value into its variant; bad input gives a *DecodeError.
-func DecodeScheduleChange(raw json.RawMessage) (ScheduleChange, error) {
-	tag, err := readTag(raw, "operation")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "create":
-		var v ScheduleChangeCreate
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "delete":
-		var v ScheduleChangeDelete
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "dispatch":
-		var v ScheduleChangeDispatch
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return ScheduleChangeUnknown{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
-
 // ScheduleChangeCreate is the object ScheduleChangeCreate.
 //
 // A schedule was created. Closed key set: the owning package rejects any extra or missing key when it reads the stream (decision 11.1). Upstream: packages/schedule/schedule/src/types.ts, domain.ts schedule/change (operation 'create').
@@ -6255,38 +2361,6 @@ type ScheduleChangeCreate struct {
 
 func (ScheduleChangeCreate) isScheduleChange() {}
 
-// MarshalJSON writes ScheduleChangeCreate with its members in schema order, then Extra in key order.
-func (v ScheduleChangeCreate) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("operation", []byte("\"create\""))
-	w.raw("version", []byte("1"))
-	w.value("schedule", v.Schedule)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ScheduleChangeCreate; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ScheduleChangeCreate) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ScheduleChangeCreate
-	if _, err := r.constant("operation", "\"create\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "schedule", true, &out.Schedule, DecodeScheduleRecord); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ScheduleChangeDelete is the object ScheduleChangeDelete.
 //
 // A schedule was deleted. Closed key set: the owning package rejects any extra or missing key when it reads the stream (decision 11.1). Upstream: packages/schedule/schedule/src/types.ts, domain.ts schedule/change (operation 'delete').
@@ -6300,38 +2374,6 @@ type ScheduleChangeDelete struct {
 }
 
 func (ScheduleChangeDelete) isScheduleChange() {}
-
-// MarshalJSON writes ScheduleChangeDelete with its members in schema order, then Extra in key order.
-func (v ScheduleChangeDelete) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("operation", []byte("\"delete\""))
-	w.raw("version", []byte("1"))
-	w.value("id", v.ID)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ScheduleChangeDelete; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ScheduleChangeDelete) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ScheduleChangeDelete
-	if _, err := r.constant("operation", "\"delete\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // ScheduleChangeDispatch is the object ScheduleChangeDispatch.
 //
@@ -6350,44 +2392,6 @@ type ScheduleChangeDispatch struct {
 }
 
 func (ScheduleChangeDispatch) isScheduleChange() {}
-
-// MarshalJSON writes ScheduleChangeDispatch with its members in schema order, then Extra in key order.
-func (v ScheduleChangeDispatch) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("operation", []byte("\"dispatch\""))
-	w.raw("version", []byte("1"))
-	w.value("id", v.ID)
-	if v.AcceptedAt != nil {
-		w.value("acceptedAt", v.AcceptedAt)
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ScheduleChangeDispatch; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ScheduleChangeDispatch) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ScheduleChangeDispatch
-	if _, err := r.constant("operation", "\"dispatch\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "acceptedAt", false, &out.AcceptedAt, decodePtr(decodeScheduleInstant)); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // ScheduleChangeEvent is the object ScheduleChangeEvent.
 //
@@ -6415,61 +2419,12 @@ type ScheduleChangeEvent struct {
 
 func (ScheduleChangeEvent) isSessionEvent() {}
 
-// MarshalJSON writes ScheduleChangeEvent with its members in schema order, then Extra in key order.
-func (v ScheduleChangeEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"schedule/change\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ScheduleChangeEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ScheduleChangeEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ScheduleChangeEvent
-	if _, err := r.constant("type", "\"schedule/change\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, DecodeScheduleChange); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ScheduleInstant is a named string.
 //
 // Instant string in canonical UTC form with millisecond precision and a four-digit year other than 0000: YYYY-MM-DDTHH:MM:SS.sssZ. Upstream: packages/schedule/schedule/src/domain.ts.
 //
 // Schema: #/$defs/ScheduleInstant
 type ScheduleInstant string
-
-func decodeScheduleInstant(raw json.RawMessage) (ScheduleInstant, error) {
-	v, err := decodeAs[string](raw)
-	return ScheduleInstant(v), err
-}
 
 // ScheduleRecord is a union told apart by member "kind"; DecodeScheduleRecord picks the variant.
 //
@@ -6492,59 +2447,6 @@ type ScheduleRecordUnknown struct {
 }
 
 func (ScheduleRecordUnknown) isScheduleRecord() {}
-
-// MarshalJSON writes Raw unchanged.
-func (v ScheduleRecordUnknown) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("ScheduleRecordUnknown has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *ScheduleRecordUnknown) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "kind")
-	if err != nil {
-		return err
-	}
-	*v = ScheduleRecordUnknown{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeScheduleRecord decodes one ScheduleRecord value into its variant; bad input gives a *DecodeError.
-func DecodeScheduleRecord(raw json.RawMessage) (ScheduleRecord, error) {
-	tag, err := readTag(raw, "kind")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "after":
-		var v ScheduleRecordAfter
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "at":
-		var v ScheduleRecordAt
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "every":
-		var v ScheduleRecordEvery
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return ScheduleRecordUnknown{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
 
 // ScheduleRecordAfter is the object ScheduleRecordAfter.
 //
@@ -6572,46 +2474,6 @@ type ScheduleRecordAfter struct {
 
 func (ScheduleRecordAfter) isScheduleRecord() {}
 
-// MarshalJSON writes ScheduleRecordAfter with its members in schema order, then Extra in key order.
-func (v ScheduleRecordAfter) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"after\""))
-	w.value("id", v.ID)
-	w.value("prompt", v.Prompt)
-	w.value("scheduledAt", v.ScheduledAt)
-	w.value("afterSeconds", v.AfterSeconds)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ScheduleRecordAfter; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ScheduleRecordAfter) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ScheduleRecordAfter
-	if _, err := r.constant("kind", "\"after\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "prompt", true, &out.Prompt, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "scheduledAt", true, &out.ScheduledAt, decodeScheduleInstant); err != nil {
-		return err
-	}
-	if err := field(r, "afterSeconds", true, &out.AfterSeconds, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ScheduleRecordAt is the object ScheduleRecordAt.
 //
 // One-shot schedule firing at scheduledAt. Closed key set: the owning package rejects any extra or missing key when it reads the stream (decision 11.1). Upstream: packages/schedule/schedule/src/types.ts, domain.ts ScheduleRecord (kind 'at').
@@ -6633,42 +2495,6 @@ type ScheduleRecordAt struct {
 }
 
 func (ScheduleRecordAt) isScheduleRecord() {}
-
-// MarshalJSON writes ScheduleRecordAt with its members in schema order, then Extra in key order.
-func (v ScheduleRecordAt) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"at\""))
-	w.value("id", v.ID)
-	w.value("prompt", v.Prompt)
-	w.value("scheduledAt", v.ScheduledAt)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ScheduleRecordAt; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ScheduleRecordAt) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ScheduleRecordAt
-	if _, err := r.constant("kind", "\"at\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "prompt", true, &out.Prompt, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "scheduledAt", true, &out.ScheduledAt, decodeScheduleInstant); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // ScheduleRecordEvery is the object ScheduleRecordEvery.
 //
@@ -6695,46 +2521,6 @@ type ScheduleRecordEvery struct {
 }
 
 func (ScheduleRecordEvery) isScheduleRecord() {}
-
-// MarshalJSON writes ScheduleRecordEvery with its members in schema order, then Extra in key order.
-func (v ScheduleRecordEvery) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"every\""))
-	w.value("id", v.ID)
-	w.value("prompt", v.Prompt)
-	w.value("scheduledAt", v.ScheduledAt)
-	w.value("everySeconds", v.EverySeconds)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ScheduleRecordEvery; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ScheduleRecordEvery) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ScheduleRecordEvery
-	if _, err := r.constant("kind", "\"every\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "prompt", true, &out.Prompt, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "scheduledAt", true, &out.ScheduledAt, decodeScheduleInstant); err != nil {
-		return err
-	}
-	if err := field(r, "everySeconds", true, &out.EverySeconds, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // SDKRunStatus is a string enum. Decoding accepts any string (a newer peer may send a value this binding does not know); the validator reports values outside the enum.
 //
@@ -6769,33 +2555,6 @@ type ServerInfo struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes ServerInfo with its members in schema order, then Extra in key order.
-func (v ServerInfo) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("name", v.Name)
-	w.value("version", v.Version)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ServerInfo; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ServerInfo) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ServerInfo
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "version", true, &out.Version, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // SessionEndSeedData is the object SessionEndSeedData.
 //
 // Data of session/end-seed: the empty object; meaning is carried by position and time. Upstream: packages/core/session/src/types.ts SessionEventMap['session/end-seed'].
@@ -6804,25 +2563,6 @@ func (v *ServerInfo) UnmarshalJSON(data []byte) error {
 type SessionEndSeedData struct {
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes SessionEndSeedData with its members in schema order, then Extra in key order.
-func (v SessionEndSeedData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionEndSeedData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionEndSeedData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionEndSeedData
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // SessionEndSeedEvent is the object SessionEndSeedEvent.
@@ -6851,50 +2591,6 @@ type SessionEndSeedEvent struct {
 
 func (SessionEndSeedEvent) isSessionEvent() {}
 
-// MarshalJSON writes SessionEndSeedEvent with its members in schema order, then Extra in key order.
-func (v SessionEndSeedEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"session/end-seed\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionEndSeedEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionEndSeedEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionEndSeedEvent
-	if _, err := r.constant("type", "\"session/end-seed\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[SessionEndSeedData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // SessionEvent is a union told apart by member "type"; DecodeSessionEvent picks the variant.
 //
 // One durable session-log event, discriminated by type; data's shape is selected by type (SessionEventMap: 13 core types plus 35 merged by plugins = the 48 of packages/core/session/src/known-event-types.ts). Decision 11.2: open union - the 48 known types are validated exactly and one fallback branch (UnknownSessionEvent) accepts any other type string with any data, reported as a warning, because SessionEventMap is open to plugins outside the repo. Upstream: packages/core/session/src/types.ts SessionEvent / SessionEventMap.
@@ -6919,329 +2615,6 @@ type UnknownSessionEvent struct {
 
 func (UnknownSessionEvent) isSessionEvent() {}
 
-// MarshalJSON writes Raw unchanged.
-func (v UnknownSessionEvent) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("UnknownSessionEvent has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *UnknownSessionEvent) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "type")
-	if err != nil {
-		return err
-	}
-	*v = UnknownSessionEvent{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeSessionEvent decodes one SessionEvent value into its variant; bad input gives a *DecodeError.
-func DecodeSessionEvent(raw json.RawMessage) (SessionEvent, error) {
-	tag, err := readTag(raw, "type")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "turn/start":
-		var v TurnStartEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "turn/end":
-		var v TurnEndEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "step/start":
-		var v StepStartEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "step/end":
-		var v StepEndEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "user/message":
-		var v UserMessageEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "assistant/chunk":
-		var v AssistantChunkEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "assistant/message":
-		var v AssistantMessageEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool/call":
-		var v ToolCallEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool/result":
-		var v ToolResultEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "todo/write":
-		var v TodoWriteEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "request/header":
-		var v RequestHeaderEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "request/context":
-		var v RequestContextEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "session/end-seed":
-		var v SessionEndSeedEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "agent/inbox/spliced":
-		var v AgentInboxSplicedEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool/code-dispatch-start":
-		var v ToolCodeDispatchStartEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool/code-dispatch":
-		var v ToolCodeDispatchEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "compaction/start":
-		var v CompactionStartEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "compaction/summary":
-		var v CompactionSummaryEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "compaction/end":
-		var v CompactionEndEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "compaction/prune":
-		var v CompactionPruneEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "team/member":
-		var v TeamMemberEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "team/task":
-		var v TeamTaskEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "team/message/queued":
-		var v TeamMessageQueuedEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "team/message/delivered":
-		var v TeamMessageDeliveredEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "feedback/record":
-		var v FeedbackRecordEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "goal/change":
-		var v GoalChangeEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "hook/invoked":
-		var v HookInvokedEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "hook/result":
-		var v HookResultEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "command/run":
-		var v CommandRunEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "command/done":
-		var v CommandDoneEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "permission/preset":
-		var v PermissionPresetEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "approval/asked":
-		var v ApprovalAskedEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "approval/decided":
-		var v ApprovalDecidedEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "approval/policy":
-		var v ApprovalPolicyEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "llm/retry":
-		var v LLMRetryEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "llm/retry-started":
-		var v LLMRetryStartedEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "plan/mode":
-		var v PlanModeEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "agent-preset/selected":
-		var v AgentPresetSelectedEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "sandbox/mode":
-		var v SandboxModeEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "schedule/change":
-		var v ScheduleChangeEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "session/title-llm-request":
-		var v SessionTitleLLMRequestEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "session/title":
-		var v SessionTitleEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "subagent/descriptor":
-		var v SubagentDescriptorEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "web/deepseek-search-llm-request":
-		var v WebDeepseekSearchLLMRequestEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool-workflow/run-start":
-		var v ToolWorkflowRunStartEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool-workflow/agent-start":
-		var v ToolWorkflowAgentStartEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool-workflow/agent-end":
-		var v ToolWorkflowAgentEndEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool-workflow/run-end":
-		var v ToolWorkflowRunEndEvent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return UnknownSessionEvent{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
-
 // SessionEventNotification is the object SessionEventNotification.
 //
 // Params of session.event: one durable session-log event, for every session in the runtime (children and forks too), unfiltered. Upstream: packages/sdk/protocol/src/types.ts SessionEventNotification.
@@ -7258,33 +2631,6 @@ type SessionEventNotification struct {
 	Event SessionEvent `json:"event"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes SessionEventNotification with its members in schema order, then Extra in key order.
-func (v SessionEventNotification) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("sessionId", v.SessionID)
-	w.value("event", v.Event)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionEventNotification; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionEventNotification) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionEventNotification
-	if err := field(r, "sessionId", true, &out.SessionID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "event", true, &out.Event, DecodeSessionEvent); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // SessionPromptParams is the object SessionPromptParams.
@@ -7305,33 +2651,6 @@ type SessionPromptParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes SessionPromptParams with its members in schema order, then Extra in key order.
-func (v SessionPromptParams) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("sessionId", v.SessionID)
-	w.value("contentBlocks", orEmpty(v.ContentBlocks))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionPromptParams; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionPromptParams) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionPromptParams
-	if err := field(r, "sessionId", true, &out.SessionID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "contentBlocks", true, &out.ContentBlocks, decodeSlice(DecodeContentBlock)); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // SessionPromptResult is the object SessionPromptResult.
 //
 // Result of session/prompt: an inbox admission receipt, not a turn result. The response may be written after the receipt agent/inbox/spliced event and session.status running. Upstream: packages/sdk/protocol/src/types.ts SessionPromptResult.
@@ -7344,29 +2663,6 @@ type SessionPromptResult struct {
 	MessageID string `json:"messageId"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes SessionPromptResult with its members in schema order, then Extra in key order.
-func (v SessionPromptResult) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("messageId", v.MessageID)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionPromptResult; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionPromptResult) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionPromptResult
-	if err := field(r, "messageId", true, &out.MessageID, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // SessionReference is the object SessionReference.
@@ -7419,65 +2715,6 @@ type SessionReference struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes SessionReference with its members in schema order, then Extra in key order.
-func (v SessionReference) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("sessionId", v.SessionID)
-	w.value("label", v.Label)
-	w.value("capturedThroughSeq", v.CapturedThroughSeq)
-	w.value("compacted", v.Compacted)
-	w.value("originalMessages", v.OriginalMessages)
-	w.value("retainedMessages", v.RetainedMessages)
-	w.value("omittedMessages", v.OmittedMessages)
-	w.value("omittedBytes", v.OmittedBytes)
-	w.value("truncated", v.Truncated)
-	w.value("inputIndex", v.InputIndex)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionReference; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionReference) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionReference
-	if err := field(r, "sessionId", true, &out.SessionID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "label", true, &out.Label, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "capturedThroughSeq", true, &out.CapturedThroughSeq, decodeNullablePtr(decodeAs[int64])); err != nil {
-		return err
-	}
-	if err := field(r, "compacted", true, &out.Compacted, decodeAs[bool]); err != nil {
-		return err
-	}
-	if err := field(r, "originalMessages", true, &out.OriginalMessages, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "retainedMessages", true, &out.RetainedMessages, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "omittedMessages", true, &out.OmittedMessages, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "omittedBytes", true, &out.OmittedBytes, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "truncated", true, &out.Truncated, decodeAs[bool]); err != nil {
-		return err
-	}
-	if err := field(r, "inputIndex", true, &out.InputIndex, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // SessionReferenceMessageSource is the object SessionReferenceMessageSource.
 //
 // Material lifted out of other sessions' logs by dsh-session-reference. Upstream: packages/context/session-reference/src/types.ts.
@@ -7493,41 +2730,6 @@ type SessionReferenceMessageSource struct {
 }
 
 func (SessionReferenceMessageSource) isMessageSource() {}
-
-// MarshalJSON writes SessionReferenceMessageSource with its members in schema order, then Extra in key order.
-func (v SessionReferenceMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"session-reference\""))
-	w.raw("form", []byte("\"recall\""))
-	w.raw("version", []byte("1"))
-	w.value("references", orEmpty(v.References))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionReferenceMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionReferenceMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionReferenceMessageSource
-	if _, err := r.constant("kind", "\"session-reference\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("form", "\"recall\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "references", true, &out.References, decodeSlice(decodeAs[SessionReference])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // SessionStatusNotification is the object SessionStatusNotification.
 //
@@ -7545,33 +2747,6 @@ type SessionStatusNotification struct {
 	Status string `json:"status"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes SessionStatusNotification with its members in schema order, then Extra in key order.
-func (v SessionStatusNotification) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("sessionId", v.SessionID)
-	w.value("status", v.Status)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionStatusNotification; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionStatusNotification) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionStatusNotification
-	if err := field(r, "sessionId", true, &out.SessionID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "status", true, &out.Status, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // SessionTitleData is the object SessionTitleData.
@@ -7594,37 +2769,6 @@ type SessionTitleData struct {
 	Source SessionTitleSource `json:"source"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes SessionTitleData with its members in schema order, then Extra in key order.
-func (v SessionTitleData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("title", v.Title)
-	w.value("messageSeqs", orEmpty(v.MessageSeqs))
-	w.value("source", v.Source)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionTitleData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionTitleData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionTitleData
-	if err := field(r, "title", true, &out.Title, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "messageSeqs", true, &out.MessageSeqs, decodeSlice(decodeAs[int64])); err != nil {
-		return err
-	}
-	if err := field(r, "source", true, &out.Source, DecodeSessionTitleSource); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // SessionTitleEvent is the object SessionTitleEvent.
@@ -7652,50 +2796,6 @@ type SessionTitleEvent struct {
 }
 
 func (SessionTitleEvent) isSessionEvent() {}
-
-// MarshalJSON writes SessionTitleEvent with its members in schema order, then Extra in key order.
-func (v SessionTitleEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"session/title\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionTitleEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionTitleEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionTitleEvent
-	if _, err := r.constant("type", "\"session/title\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[SessionTitleData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // SessionTitleLLMRequestData is the object SessionTitleLlmRequestData.
 //
@@ -7731,49 +2831,6 @@ type SessionTitleLLMRequestData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes SessionTitleLLMRequestData with its members in schema order, then Extra in key order.
-func (v SessionTitleLLMRequestData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("titleProvider", v.TitleProvider)
-	w.value("messageSeqs", orEmpty(v.MessageSeqs))
-	w.value("route", v.Route)
-	w.value("system", v.System)
-	w.value("messages", orEmpty(v.Messages))
-	w.value("maxTokens", v.MaxTokens)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionTitleLLMRequestData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionTitleLLMRequestData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionTitleLLMRequestData
-	if err := field(r, "titleProvider", true, &out.TitleProvider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "messageSeqs", true, &out.MessageSeqs, decodeSlice(decodeAs[int64])); err != nil {
-		return err
-	}
-	if err := field(r, "route", true, &out.Route, decodeAs[SessionTitleRoute]); err != nil {
-		return err
-	}
-	if err := field(r, "system", true, &out.System, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "messages", true, &out.Messages, decodeSlice(decodeAs[Message])); err != nil {
-		return err
-	}
-	if err := field(r, "maxTokens", true, &out.MaxTokens, decodeAs[float64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // SessionTitleLLMRequestEvent is the object SessionTitleLlmRequestEvent.
 //
 // A session title model request was made. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/session/session-title-llm/src/index.ts SessionEventMap['session/title-llm-request'].
@@ -7800,50 +2857,6 @@ type SessionTitleLLMRequestEvent struct {
 
 func (SessionTitleLLMRequestEvent) isSessionEvent() {}
 
-// MarshalJSON writes SessionTitleLLMRequestEvent with its members in schema order, then Extra in key order.
-func (v SessionTitleLLMRequestEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"session/title-llm-request\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionTitleLLMRequestEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionTitleLLMRequestEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionTitleLLMRequestEvent
-	if _, err := r.constant("type", "\"session/title-llm-request\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[SessionTitleLLMRequestData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // SessionTitleRoute is the object SessionTitleRoute.
 //
 // A provider/model route. Upstream: packages/session/session-title/src/index.ts, packages/session/session-title-llm/src/index.ts.
@@ -7860,33 +2873,6 @@ type SessionTitleRoute struct {
 	Model string `json:"model"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes SessionTitleRoute with its members in schema order, then Extra in key order.
-func (v SessionTitleRoute) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("provider", v.Provider)
-	w.value("model", v.Model)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionTitleRoute; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionTitleRoute) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionTitleRoute
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "model", true, &out.Model, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // SessionTitleSource is a union told apart by member "kind"; DecodeSessionTitleSource picks the variant.
@@ -7911,59 +2897,6 @@ type SessionTitleSourceUnknown struct {
 
 func (SessionTitleSourceUnknown) isSessionTitleSource() {}
 
-// MarshalJSON writes Raw unchanged.
-func (v SessionTitleSourceUnknown) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("SessionTitleSourceUnknown has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *SessionTitleSourceUnknown) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "kind")
-	if err != nil {
-		return err
-	}
-	*v = SessionTitleSourceUnknown{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeSessionTitleSource decodes one SessionTitleSource value into its variant; bad input gives a *DecodeError.
-func DecodeSessionTitleSource(raw json.RawMessage) (SessionTitleSource, error) {
-	tag, err := readTag(raw, "kind")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "fallback":
-		var v SessionTitleSourceFallback
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "provider":
-		var v SessionTitleSourceProvider
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "user":
-		var v SessionTitleSourceUser
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return SessionTitleSourceUnknown{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
-
 // SessionTitleSourceFallback is the object SessionTitleSourceFallback.
 //
 // Title derived locally from the first prompt. Upstream: packages/session/session-title/src/index.ts.
@@ -7975,29 +2908,6 @@ type SessionTitleSourceFallback struct {
 }
 
 func (SessionTitleSourceFallback) isSessionTitleSource() {}
-
-// MarshalJSON writes SessionTitleSourceFallback with its members in schema order, then Extra in key order.
-func (v SessionTitleSourceFallback) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"fallback\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionTitleSourceFallback; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionTitleSourceFallback) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionTitleSourceFallback
-	if _, err := r.constant("kind", "\"fallback\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // SessionTitleSourceProvider is the object SessionTitleSourceProvider.
 //
@@ -8019,39 +2929,6 @@ type SessionTitleSourceProvider struct {
 
 func (SessionTitleSourceProvider) isSessionTitleSource() {}
 
-// MarshalJSON writes SessionTitleSourceProvider with its members in schema order, then Extra in key order.
-func (v SessionTitleSourceProvider) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"provider\""))
-	w.value("provider", v.Provider)
-	if v.Model != nil {
-		w.value("model", v.Model)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionTitleSourceProvider; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionTitleSourceProvider) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionTitleSourceProvider
-	if _, err := r.constant("kind", "\"provider\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "model", false, &out.Model, decodePtr(decodeAs[SessionTitleRoute])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // SessionTitleSourceUser is the object SessionTitleSourceUser.
 //
 // Title set by a user rename. Upstream: packages/session/session-title/src/index.ts.
@@ -8063,29 +2940,6 @@ type SessionTitleSourceUser struct {
 }
 
 func (SessionTitleSourceUser) isSessionTitleSource() {}
-
-// MarshalJSON writes SessionTitleSourceUser with its members in schema order, then Extra in key order.
-func (v SessionTitleSourceUser) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"user\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SessionTitleSourceUser; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SessionTitleSourceUser) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SessionTitleSourceUser
-	if _, err := r.constant("kind", "\"user\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // ShadowedRange is the object ShadowedRange.
 //
@@ -8105,33 +2959,6 @@ type ShadowedRange struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes ShadowedRange with its members in schema order, then Extra in key order.
-func (v ShadowedRange) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("start", v.Start)
-	w.value("end", v.End)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ShadowedRange; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ShadowedRange) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ShadowedRange
-	if err := field(r, "start", true, &out.Start, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "end", true, &out.End, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // ShutdownParams is the object ShutdownParams.
 //
 // Params of shutdown. Declared undefined upstream (no params); decision 11.7: the params member may be absent (Python sends none) or an object (the TS client sends {}); the server ignores whatever arrives, so the object is open with no declared members. Upstream: packages/sdk/protocol/src/types.ts HarnessSdkRequestMap['shutdown'] params.
@@ -8142,25 +2969,6 @@ type ShutdownParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes ShutdownParams with its members in schema order, then Extra in key order.
-func (v ShutdownParams) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ShutdownParams; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ShutdownParams) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ShutdownParams
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // ShutdownResult is the object ShutdownResult.
 //
 // Result of shutdown: declared Record<string, never>, always the empty object {}. Written and flushed before the runtime is torn down and the process exits 0. Python requires a JSON object; TS ignores it. Kept open like every other payload (only the section 11.1 shapes are closed). Upstream: packages/sdk/protocol/src/types.ts HarnessSdkRequestMap['shutdown'] result.
@@ -8169,25 +2977,6 @@ func (v *ShutdownParams) UnmarshalJSON(data []byte) error {
 type ShutdownResult struct {
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes ShutdownResult with its members in schema order, then Extra in key order.
-func (v ShutdownResult) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ShutdownResult; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ShutdownResult) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ShutdownResult
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // SkillCatalogEntry is the object SkillCatalogEntry.
@@ -8206,33 +2995,6 @@ type SkillCatalogEntry struct {
 	Description string `json:"description"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes SkillCatalogEntry with its members in schema order, then Extra in key order.
-func (v SkillCatalogEntry) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("name", v.Name)
-	w.value("description", v.Description)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SkillCatalogEntry; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SkillCatalogEntry) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SkillCatalogEntry
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "description", true, &out.Description, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // SkillCatalogMessageSource is the object SkillCatalogMessageSource.
@@ -8255,45 +3017,6 @@ type SkillCatalogMessageSource struct {
 
 func (SkillCatalogMessageSource) isMessageSource() {}
 
-// MarshalJSON writes SkillCatalogMessageSource with its members in schema order, then Extra in key order.
-func (v SkillCatalogMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"skill-catalog\""))
-	w.raw("form", []byte("\"catalog\""))
-	if v.Update {
-		w.raw("update", []byte("true"))
-	}
-	w.value("entries", orEmpty(v.Entries))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SkillCatalogMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SkillCatalogMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SkillCatalogMessageSource
-	if _, err := r.constant("kind", "\"skill-catalog\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("form", "\"catalog\"", true); err != nil {
-		return err
-	}
-	if ok, err := r.constant("update", "true", false); err != nil {
-		return err
-	} else {
-		out.Update = ok
-	}
-	if err := field(r, "entries", true, &out.Entries, decodeSlice(decodeAs[SkillCatalogEntry])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // SkillInvocationMessageSource is the object SkillInvocationMessageSource.
 //
 // Instructions of an invoked skill (dsh-skill). Upstream: packages/skill/skill/src/index.ts.
@@ -8309,37 +3032,6 @@ type SkillInvocationMessageSource struct {
 }
 
 func (SkillInvocationMessageSource) isMessageSource() {}
-
-// MarshalJSON writes SkillInvocationMessageSource with its members in schema order, then Extra in key order.
-func (v SkillInvocationMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"skill-invocation\""))
-	w.value("name", v.Name)
-	w.raw("form", []byte("\"instructions\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SkillInvocationMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SkillInvocationMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SkillInvocationMessageSource
-	if _, err := r.constant("kind", "\"skill-invocation\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if _, err := r.constant("form", "\"instructions\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // StepEndData is the object StepEndData.
 //
@@ -8357,33 +3049,6 @@ type StepEndData struct {
 	Step int64 `json:"step"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes StepEndData with its members in schema order, then Extra in key order.
-func (v StepEndData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("turn", v.Turn)
-	w.value("step", v.Step)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes StepEndData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *StepEndData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out StepEndData
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "step", true, &out.Step, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // StepEndEvent is the object StepEndEvent.
@@ -8412,50 +3077,6 @@ type StepEndEvent struct {
 
 func (StepEndEvent) isSessionEvent() {}
 
-// MarshalJSON writes StepEndEvent with its members in schema order, then Extra in key order.
-func (v StepEndEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"step/end\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes StepEndEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *StepEndEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out StepEndEvent
-	if _, err := r.constant("type", "\"step/end\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[StepEndData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // StepStartData is the object StepStartData.
 //
 // Data of step/start: opens one model call plus the tools it requested. Upstream: packages/core/session/src/types.ts SessionEventMap['step/start'].
@@ -8472,33 +3093,6 @@ type StepStartData struct {
 	Step int64 `json:"step"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes StepStartData with its members in schema order, then Extra in key order.
-func (v StepStartData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("turn", v.Turn)
-	w.value("step", v.Step)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes StepStartData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *StepStartData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out StepStartData
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "step", true, &out.Step, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // StepStartEvent is the object StepStartEvent.
@@ -8527,50 +3121,6 @@ type StepStartEvent struct {
 
 func (StepStartEvent) isSessionEvent() {}
 
-// MarshalJSON writes StepStartEvent with its members in schema order, then Extra in key order.
-func (v StepStartEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"step/start\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes StepStartEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *StepStartEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out StepStartEvent
-	if _, err := r.constant("type", "\"step/start\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[StepStartData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // StreamChunk is a union told apart by member "type"; DecodeStreamChunk picks the variant.
 //
 // Raw adapter streaming chunk, discriminated by type. Closed union upstream (not merge-extensible): an unknown chunk type is an error. Upstream: packages/llm/llm/src/types.ts StreamChunk.
@@ -8593,83 +3143,6 @@ type StreamChunkUnknown struct {
 
 func (StreamChunkUnknown) isStreamChunk() {}
 
-// MarshalJSON writes Raw unchanged.
-func (v StreamChunkUnknown) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("StreamChunkUnknown has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *StreamChunkUnknown) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "type")
-	if err != nil {
-		return err
-	}
-	*v = StreamChunkUnknown{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeStreamChunk decodes one StreamChunk value into its variant; bad input gives a *DecodeError.
-func DecodeStreamChunk(raw json.RawMessage) (StreamChunk, error) {
-	tag, err := readTag(raw, "type")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "block-start":
-		var v StreamChunkBlockStart
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "text-delta":
-		var v StreamChunkTextDelta
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "reasoning-delta":
-		var v StreamChunkReasoningDelta
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool-call-delta":
-		var v StreamChunkToolCallDelta
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "block-end":
-		var v StreamChunkBlockEnd
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "usage":
-		var v StreamChunkUsage
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "finish":
-		var v StreamChunkFinish
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return StreamChunkUnknown{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
-
 // StreamChunkBlockEnd is the object StreamChunkBlockEnd.
 //
 // Closes a block and carries the assembled block. Upstream: packages/llm/llm/src/types.ts StreamChunk (type 'block-end').
@@ -8689,37 +3162,6 @@ type StreamChunkBlockEnd struct {
 }
 
 func (StreamChunkBlockEnd) isStreamChunk() {}
-
-// MarshalJSON writes StreamChunkBlockEnd with its members in schema order, then Extra in key order.
-func (v StreamChunkBlockEnd) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"block-end\""))
-	w.value("index", v.Index)
-	w.value("block", v.Block)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes StreamChunkBlockEnd; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *StreamChunkBlockEnd) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out StreamChunkBlockEnd
-	if _, err := r.constant("type", "\"block-end\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "index", true, &out.Index, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "block", true, &out.Block, DecodeContentBlock); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // StreamChunkBlockStart is the object StreamChunkBlockStart.
 //
@@ -8741,37 +3183,6 @@ type StreamChunkBlockStart struct {
 
 func (StreamChunkBlockStart) isStreamChunk() {}
 
-// MarshalJSON writes StreamChunkBlockStart with its members in schema order, then Extra in key order.
-func (v StreamChunkBlockStart) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"block-start\""))
-	w.value("index", v.Index)
-	w.value("blockType", v.BlockType)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes StreamChunkBlockStart; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *StreamChunkBlockStart) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out StreamChunkBlockStart
-	if _, err := r.constant("type", "\"block-start\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "index", true, &out.Index, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "blockType", true, &out.BlockType, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // StreamChunkFinish is the object StreamChunkFinish.
 //
 // Terminal chunk; nothing follows it. Upstream: packages/llm/llm/src/types.ts StreamChunk (type 'finish').
@@ -8791,39 +3202,6 @@ type StreamChunkFinish struct {
 }
 
 func (StreamChunkFinish) isStreamChunk() {}
-
-// MarshalJSON writes StreamChunkFinish with its members in schema order, then Extra in key order.
-func (v StreamChunkFinish) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"finish\""))
-	w.value("reason", v.Reason)
-	if v.ReplayState != nil {
-		w.value("replayState", v.ReplayState)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes StreamChunkFinish; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *StreamChunkFinish) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out StreamChunkFinish
-	if _, err := r.constant("type", "\"finish\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "reason", true, &out.Reason, DecodeFinishReason); err != nil {
-		return err
-	}
-	if err := field(r, "replayState", false, &out.ReplayState, decodePtr(decodeAs[ReplayEnvelope])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // StreamChunkReasoningDelta is the object StreamChunkReasoningDelta.
 //
@@ -8845,37 +3223,6 @@ type StreamChunkReasoningDelta struct {
 
 func (StreamChunkReasoningDelta) isStreamChunk() {}
 
-// MarshalJSON writes StreamChunkReasoningDelta with its members in schema order, then Extra in key order.
-func (v StreamChunkReasoningDelta) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"reasoning-delta\""))
-	w.value("index", v.Index)
-	w.value("text", v.Text)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes StreamChunkReasoningDelta; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *StreamChunkReasoningDelta) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out StreamChunkReasoningDelta
-	if _, err := r.constant("type", "\"reasoning-delta\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "index", true, &out.Index, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "text", true, &out.Text, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // StreamChunkTextDelta is the object StreamChunkTextDelta.
 //
 // A text fragment. Upstream: packages/llm/llm/src/types.ts StreamChunk (type 'text-delta').
@@ -8895,37 +3242,6 @@ type StreamChunkTextDelta struct {
 }
 
 func (StreamChunkTextDelta) isStreamChunk() {}
-
-// MarshalJSON writes StreamChunkTextDelta with its members in schema order, then Extra in key order.
-func (v StreamChunkTextDelta) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"text-delta\""))
-	w.value("index", v.Index)
-	w.value("text", v.Text)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes StreamChunkTextDelta; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *StreamChunkTextDelta) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out StreamChunkTextDelta
-	if _, err := r.constant("type", "\"text-delta\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "index", true, &out.Index, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "text", true, &out.Text, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // StreamChunkToolCallDelta is the object StreamChunkToolCallDelta.
 //
@@ -8955,47 +3271,6 @@ type StreamChunkToolCallDelta struct {
 
 func (StreamChunkToolCallDelta) isStreamChunk() {}
 
-// MarshalJSON writes StreamChunkToolCallDelta with its members in schema order, then Extra in key order.
-func (v StreamChunkToolCallDelta) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"tool-call-delta\""))
-	w.value("index", v.Index)
-	w.value("id", v.ID)
-	if v.Name != nil {
-		w.value("name", v.Name)
-	}
-	w.value("argumentsDelta", v.ArgumentsDelta)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes StreamChunkToolCallDelta; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *StreamChunkToolCallDelta) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out StreamChunkToolCallDelta
-	if _, err := r.constant("type", "\"tool-call-delta\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "index", true, &out.Index, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "name", false, &out.Name, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "argumentsDelta", true, &out.ArgumentsDelta, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // StreamChunkUsage is the object StreamChunkUsage.
 //
 // Token usage; sent before finish. Upstream: packages/llm/llm/src/types.ts StreamChunk (type 'usage').
@@ -9011,33 +3286,6 @@ type StreamChunkUsage struct {
 }
 
 func (StreamChunkUsage) isStreamChunk() {}
-
-// MarshalJSON writes StreamChunkUsage with its members in schema order, then Extra in key order.
-func (v StreamChunkUsage) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"usage\""))
-	w.value("usage", v.Usage)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes StreamChunkUsage; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *StreamChunkUsage) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out StreamChunkUsage
-	if _, err := r.constant("type", "\"usage\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "usage", true, &out.Usage, decodeAs[TokenUsage]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // SubagentDescriptor is a union told apart by member "mode"; DecodeSubagentDescriptor picks the variant.
 //
@@ -9060,53 +3308,6 @@ type SubagentDescriptorUnknown struct {
 }
 
 func (SubagentDescriptorUnknown) isSubagentDescriptor() {}
-
-// MarshalJSON writes Raw unchanged.
-func (v SubagentDescriptorUnknown) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("SubagentDescriptorUnknown has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *SubagentDescriptorUnknown) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "mode")
-	if err != nil {
-		return err
-	}
-	*v = SubagentDescriptorUnknown{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeSubagentDescriptor decodes one SubagentDescriptor value into its variant; bad input gives a *DecodeError.
-func DecodeSubagentDescriptor(raw json.RawMessage) (SubagentDescriptor, error) {
-	tag, err := readTag(raw, "mode")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "one-shot":
-		var v SubagentDescriptorOneShot
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "continuable":
-		var v SubagentDescriptorContinuable
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return SubagentDescriptorUnknown{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
 
 // SubagentDescriptorContinuable is the object SubagentDescriptorContinuable.
 //
@@ -9146,66 +3347,6 @@ type SubagentDescriptorContinuable struct {
 
 func (SubagentDescriptorContinuable) isSubagentDescriptor() {}
 
-// MarshalJSON writes SubagentDescriptorContinuable with its members in schema order, then Extra in key order.
-func (v SubagentDescriptorContinuable) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("version", v.Version)
-	w.raw("mode", []byte("\"continuable\""))
-	w.value("provider", v.Provider)
-	w.value("label", v.Label)
-	if v.AgentProvider != nil {
-		w.value("agentProvider", v.AgentProvider)
-	}
-	if v.AgentModel != nil {
-		w.value("agentModel", v.AgentModel)
-	}
-	if v.Persona != nil {
-		w.value("persona", v.Persona)
-	}
-	if v.ToolFilter != nil {
-		w.value("toolFilter", v.ToolFilter)
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SubagentDescriptorContinuable; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SubagentDescriptorContinuable) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SubagentDescriptorContinuable
-	if err := field(r, "version", true, &out.Version, decodeAs[float64]); err != nil {
-		return err
-	}
-	if _, err := r.constant("mode", "\"continuable\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "label", true, &out.Label, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "agentProvider", false, &out.AgentProvider, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "agentModel", false, &out.AgentModel, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "persona", false, &out.Persona, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "toolFilter", false, &out.ToolFilter, decodePtr(decodeAs[ToolFilter])); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // SubagentDescriptorEvent is the object SubagentDescriptorEvent.
 //
 // Describes the subagent a child session runs (first events of a child). Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/subagent/subagent/src/descriptor.ts SessionEventMap['subagent/descriptor'].
@@ -9232,50 +3373,6 @@ type SubagentDescriptorEvent struct {
 
 func (SubagentDescriptorEvent) isSessionEvent() {}
 
-// MarshalJSON writes SubagentDescriptorEvent with its members in schema order, then Extra in key order.
-func (v SubagentDescriptorEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"subagent/descriptor\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SubagentDescriptorEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SubagentDescriptorEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SubagentDescriptorEvent
-	if _, err := r.constant("type", "\"subagent/descriptor\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, DecodeSubagentDescriptor); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // SubagentDescriptorOneShot is the object SubagentDescriptorOneShot.
 //
 // A one-shot subagent. Closed key set (enforced when a persisted v2 descriptor is read; decision 11.1). Upstream: packages/subagent/subagent/src/descriptor.ts (mode 'one-shot').
@@ -9297,44 +3394,6 @@ type SubagentDescriptorOneShot struct {
 }
 
 func (SubagentDescriptorOneShot) isSubagentDescriptor() {}
-
-// MarshalJSON writes SubagentDescriptorOneShot with its members in schema order, then Extra in key order.
-func (v SubagentDescriptorOneShot) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("version", v.Version)
-	w.raw("mode", []byte("\"one-shot\""))
-	w.value("provider", v.Provider)
-	if v.Label != nil {
-		w.value("label", v.Label)
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SubagentDescriptorOneShot; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SubagentDescriptorOneShot) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SubagentDescriptorOneShot
-	if err := field(r, "version", true, &out.Version, decodeAs[float64]); err != nil {
-		return err
-	}
-	if _, err := r.constant("mode", "\"one-shot\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "label", false, &out.Label, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // SubagentFinishedNotification is the object SubagentFinishedNotification.
 //
@@ -9374,55 +3433,6 @@ type SubagentFinishedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes SubagentFinishedNotification with its members in schema order, then Extra in key order.
-func (v SubagentFinishedNotification) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("provider", v.Provider)
-	w.value("agentId", v.AgentID)
-	w.value("parentSessionId", v.ParentSessionID)
-	w.value("childSessionId", v.ChildSessionID)
-	w.value("status", v.Status)
-	w.value("stopReason", v.StopReason)
-	if v.LastAssistantMessage != nil {
-		w.value("lastAssistantMessage", v.LastAssistantMessage)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SubagentFinishedNotification; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SubagentFinishedNotification) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SubagentFinishedNotification
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "agentId", true, &out.AgentID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "parentSessionId", true, &out.ParentSessionID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "childSessionId", true, &out.ChildSessionID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "status", true, &out.Status, decodeAs[SDKRunStatus]); err != nil {
-		return err
-	}
-	if err := field(r, "stopReason", true, &out.StopReason, decodeAs[SubagentStopReason]); err != nil {
-		return err
-	}
-	if err := field(r, "lastAssistantMessage", false, &out.LastAssistantMessage, decodeSlice(DecodeContentBlock)); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // SubagentReportMessageSource is the object SubagentReportMessageSource.
 //
 // A report relayed from a subagent session (dsh-subagent continuation). Upstream: packages/subagent/subagent/src/continuation.ts.
@@ -9438,37 +3448,6 @@ type SubagentReportMessageSource struct {
 }
 
 func (SubagentReportMessageSource) isMessageSource() {}
-
-// MarshalJSON writes SubagentReportMessageSource with its members in schema order, then Extra in key order.
-func (v SubagentReportMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"subagent-report\""))
-	w.raw("form", []byte("\"relay\""))
-	w.value("senderSessionId", v.SenderSessionID)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SubagentReportMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SubagentReportMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SubagentReportMessageSource
-	if _, err := r.constant("kind", "\"subagent-report\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("form", "\"relay\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "senderSessionId", true, &out.SenderSessionID, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // SubagentSettledMessageSource is the object SubagentSettledMessageSource.
 //
@@ -9490,41 +3469,6 @@ type SubagentSettledMessageSource struct {
 
 func (SubagentSettledMessageSource) isMessageSource() {}
 
-// MarshalJSON writes SubagentSettledMessageSource with its members in schema order, then Extra in key order.
-func (v SubagentSettledMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"subagent-settled\""))
-	w.raw("form", []byte("\"notice\""))
-	w.value("summary", v.Summary)
-	w.value("senderSessionId", v.SenderSessionID)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SubagentSettledMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SubagentSettledMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SubagentSettledMessageSource
-	if _, err := r.constant("kind", "\"subagent-settled\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("form", "\"notice\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "summary", true, &out.Summary, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "senderSessionId", true, &out.SenderSessionID, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // SubagentStartedNotification is the object SubagentStartedNotification.
 //
 // Params of subagent.started. Decision 11.15: despite the name it fires for every newly created session whose header names a parent session (subagent children and also forked sessions); the upstream name is kept and clients use these edges to scope the session tree. Upstream: packages/sdk/protocol/src/types.ts SubagentStartedNotification.
@@ -9541,33 +3485,6 @@ type SubagentStartedNotification struct {
 	ChildSessionID string `json:"childSessionId"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes SubagentStartedNotification with its members in schema order, then Extra in key order.
-func (v SubagentStartedNotification) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("parentSessionId", v.ParentSessionID)
-	w.value("childSessionId", v.ChildSessionID)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes SubagentStartedNotification; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *SubagentStartedNotification) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out SubagentStartedNotification
-	if err := field(r, "parentSessionId", true, &out.ParentSessionID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "childSessionId", true, &out.ChildSessionID, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // SubagentStopReason is a string enum. Decoding accepts any string (a newer peer may send a value this binding does not know); the validator reports values outside the enum.
@@ -9599,26 +3516,6 @@ const (
 // Variants: SurfaceOpAppend, ReplaceSurfaceOp.
 type SurfaceOp interface {
 	isSurfaceOp()
-}
-
-// DecodeSurfaceOp decodes one SurfaceOp value into its variant; bad input gives a *DecodeError.
-func DecodeSurfaceOp(raw json.RawMessage) (SurfaceOp, error) {
-	kind := jsonKind(raw)
-	switch kind {
-	case "string":
-		v, err := decodeAs[SurfaceOpAppend](raw)
-		if err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "object":
-		var v ReplaceSurfaceOp
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return nil, &DecodeError{Msg: "expected string or object, got " + kind}
 }
 
 // SurfaceOpAppend is a string enum. Decoding accepts any string (a newer peer may send a value this binding does not know); the validator reports values outside the enum.
@@ -9654,37 +3551,6 @@ type TeamMemberData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes TeamMemberData with its members in schema order, then Extra in key order.
-func (v TeamMemberData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("version", []byte("1"))
-	w.value("teamId", v.TeamID)
-	w.value("member", v.Member)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamMemberData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamMemberData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamMemberData
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "teamId", true, &out.TeamID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "member", true, &out.Member, decodeAs[TeamMemberSnapshot]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TeamMemberEvent is the object TeamMemberEvent.
 //
 // A team member changed. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/experimental/agent-team/src/types.ts SessionEventMap['team/member'].
@@ -9710,50 +3576,6 @@ type TeamMemberEvent struct {
 }
 
 func (TeamMemberEvent) isSessionEvent() {}
-
-// MarshalJSON writes TeamMemberEvent with its members in schema order, then Extra in key order.
-func (v TeamMemberEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"team/member\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamMemberEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamMemberEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamMemberEvent
-	if _, err := r.constant("type", "\"team/member\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[TeamMemberData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // TeamMemberSnapshot is the object TeamMemberSnapshot.
 //
@@ -9793,55 +3615,6 @@ type TeamMemberSnapshot struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes TeamMemberSnapshot with its members in schema order, then Extra in key order.
-func (v TeamMemberSnapshot) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("id", v.ID)
-	w.value("name", v.Name)
-	w.value("description", v.Description)
-	w.value("provider", v.Provider)
-	w.value("context", v.Context)
-	w.value("phase", v.Phase)
-	if v.Error != nil {
-		w.value("error", v.Error)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamMemberSnapshot; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamMemberSnapshot) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamMemberSnapshot
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "description", true, &out.Description, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "provider", true, &out.Provider, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "context", true, &out.Context, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "phase", true, &out.Phase, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "error", false, &out.Error, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TeamMessageDeliveredData is the object TeamMessageDeliveredData.
 //
 // Data of team/message/delivered. Upstream: packages/experimental/agent-team/src/types.ts SessionEventMap['team/message/delivered'].
@@ -9862,41 +3635,6 @@ type TeamMessageDeliveredData struct {
 	TargetID string `json:"targetId"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes TeamMessageDeliveredData with its members in schema order, then Extra in key order.
-func (v TeamMessageDeliveredData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("version", []byte("1"))
-	w.value("teamId", v.TeamID)
-	w.value("messageId", v.MessageID)
-	w.value("targetId", v.TargetID)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamMessageDeliveredData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamMessageDeliveredData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamMessageDeliveredData
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "teamId", true, &out.TeamID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "messageId", true, &out.MessageID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "targetId", true, &out.TargetID, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // TeamMessageDeliveredEvent is the object TeamMessageDeliveredEvent.
@@ -9924,50 +3662,6 @@ type TeamMessageDeliveredEvent struct {
 }
 
 func (TeamMessageDeliveredEvent) isSessionEvent() {}
-
-// MarshalJSON writes TeamMessageDeliveredEvent with its members in schema order, then Extra in key order.
-func (v TeamMessageDeliveredEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"team/message/delivered\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamMessageDeliveredEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamMessageDeliveredEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamMessageDeliveredEvent
-	if _, err := r.constant("type", "\"team/message/delivered\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[TeamMessageDeliveredData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // TeamMessageMessageSource is the object TeamMessageMessageSource.
 //
@@ -9997,45 +3691,6 @@ type TeamMessageMessageSource struct {
 
 func (TeamMessageMessageSource) isMessageSource() {}
 
-// MarshalJSON writes TeamMessageMessageSource with its members in schema order, then Extra in key order.
-func (v TeamMessageMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"team-message\""))
-	w.value("teamId", v.TeamID)
-	w.value("messageId", v.MessageID)
-	w.value("senderId", v.SenderID)
-	w.value("senderName", v.SenderName)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamMessageMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamMessageMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamMessageMessageSource
-	if _, err := r.constant("kind", "\"team-message\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "teamId", true, &out.TeamID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "messageId", true, &out.MessageID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "senderId", true, &out.SenderID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "senderName", true, &out.SenderName, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TeamMessageQueuedData is the object TeamMessageQueuedData.
 //
 // Data of team/message/queued. Upstream: packages/experimental/agent-team/src/types.ts SessionEventMap['team/message/queued'].
@@ -10052,37 +3707,6 @@ type TeamMessageQueuedData struct {
 	Message TeamMessageSnapshot `json:"message"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes TeamMessageQueuedData with its members in schema order, then Extra in key order.
-func (v TeamMessageQueuedData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("version", []byte("1"))
-	w.value("teamId", v.TeamID)
-	w.value("message", v.Message)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamMessageQueuedData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamMessageQueuedData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamMessageQueuedData
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "teamId", true, &out.TeamID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "message", true, &out.Message, decodeAs[TeamMessageSnapshot]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // TeamMessageQueuedEvent is the object TeamMessageQueuedEvent.
@@ -10110,50 +3734,6 @@ type TeamMessageQueuedEvent struct {
 }
 
 func (TeamMessageQueuedEvent) isSessionEvent() {}
-
-// MarshalJSON writes TeamMessageQueuedEvent with its members in schema order, then Extra in key order.
-func (v TeamMessageQueuedEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"team/message/queued\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamMessageQueuedEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamMessageQueuedEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamMessageQueuedEvent
-	if _, err := r.constant("type", "\"team/message/queued\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[TeamMessageQueuedData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // TeamMessageSnapshot is the object TeamMessageSnapshot.
 //
@@ -10189,49 +3769,6 @@ type TeamMessageSnapshot struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes TeamMessageSnapshot with its members in schema order, then Extra in key order.
-func (v TeamMessageSnapshot) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("id", v.ID)
-	w.value("senderId", v.SenderID)
-	w.value("senderName", v.SenderName)
-	w.value("targetId", v.TargetID)
-	w.value("delivery", v.Delivery)
-	w.value("content", orEmpty(v.Content))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamMessageSnapshot; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamMessageSnapshot) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamMessageSnapshot
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "senderId", true, &out.SenderID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "senderName", true, &out.SenderName, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "targetId", true, &out.TargetID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "delivery", true, &out.Delivery, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "content", true, &out.Content, decodeSlice(DecodeContentBlock)); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TeamTaskData is the object TeamTaskData.
 //
 // Data of team/task. Upstream: packages/experimental/agent-team/src/types.ts SessionEventMap['team/task'].
@@ -10248,37 +3785,6 @@ type TeamTaskData struct {
 	Task TeamTaskSnapshot `json:"task"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes TeamTaskData with its members in schema order, then Extra in key order.
-func (v TeamTaskData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("version", []byte("1"))
-	w.value("teamId", v.TeamID)
-	w.value("task", v.Task)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamTaskData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamTaskData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamTaskData
-	if _, err := r.constant("version", "1", true); err != nil {
-		return err
-	}
-	if err := field(r, "teamId", true, &out.TeamID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "task", true, &out.Task, decodeAs[TeamTaskSnapshot]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // TeamTaskEvent is the object TeamTaskEvent.
@@ -10306,50 +3812,6 @@ type TeamTaskEvent struct {
 }
 
 func (TeamTaskEvent) isSessionEvent() {}
-
-// MarshalJSON writes TeamTaskEvent with its members in schema order, then Extra in key order.
-func (v TeamTaskEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"team/task\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamTaskEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamTaskEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamTaskEvent
-	if _, err := r.constant("type", "\"team/task\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[TeamTaskData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // TeamTaskSnapshot is the object TeamTaskSnapshot.
 //
@@ -10393,59 +3855,6 @@ type TeamTaskSnapshot struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes TeamTaskSnapshot with its members in schema order, then Extra in key order.
-func (v TeamTaskSnapshot) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("id", v.ID)
-	w.value("revision", v.Revision)
-	w.value("subject", v.Subject)
-	w.value("description", v.Description)
-	w.value("status", v.Status)
-	if v.OwnerID != nil {
-		w.value("ownerId", v.OwnerID)
-	}
-	w.value("blockedBy", orEmpty(v.BlockedBy))
-	w.value("writeScopes", orEmpty(v.WriteScopes))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TeamTaskSnapshot; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TeamTaskSnapshot) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TeamTaskSnapshot
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "revision", true, &out.Revision, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "subject", true, &out.Subject, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "description", true, &out.Description, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "status", true, &out.Status, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "ownerId", false, &out.OwnerID, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "blockedBy", true, &out.BlockedBy, decodeSlice(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "writeScopes", true, &out.WriteScopes, decodeSlice(decodeAs[string])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TextBlock is the object TextBlock.
 //
 // Plain text visible to the end user. Upstream: packages/llm/llm/src/types.ts TextBlock.
@@ -10461,33 +3870,6 @@ type TextBlock struct {
 }
 
 func (TextBlock) isContentBlock() {}
-
-// MarshalJSON writes TextBlock with its members in schema order, then Extra in key order.
-func (v TextBlock) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"text\""))
-	w.value("text", v.Text)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TextBlock; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TextBlock) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TextBlock
-	if _, err := r.constant("type", "\"text\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "text", true, &out.Text, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // TodoItem is the object TodoItem.
 //
@@ -10507,33 +3889,6 @@ type TodoItem struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes TodoItem with its members in schema order, then Extra in key order.
-func (v TodoItem) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("content", v.Content)
-	w.value("status", v.Status)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TodoItem; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TodoItem) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TodoItem
-	if err := field(r, "content", true, &out.Content, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "status", true, &out.Status, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TodoWriteData is the object TodoWriteData.
 //
 // Data of todo/write: replaces the whole todo list (the newest one counts); must be inside an open turn. Upstream: packages/core/session/src/types.ts SessionEventMap['todo/write'].
@@ -10546,29 +3901,6 @@ type TodoWriteData struct {
 	Todos []TodoItem `json:"todos"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes TodoWriteData with its members in schema order, then Extra in key order.
-func (v TodoWriteData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("todos", orEmpty(v.Todos))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TodoWriteData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TodoWriteData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TodoWriteData
-	if err := field(r, "todos", true, &out.Todos, decodeSlice(decodeAs[TodoItem])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // TodoWriteEvent is the object TodoWriteEvent.
@@ -10596,50 +3928,6 @@ type TodoWriteEvent struct {
 }
 
 func (TodoWriteEvent) isSessionEvent() {}
-
-// MarshalJSON writes TodoWriteEvent with its members in schema order, then Extra in key order.
-func (v TodoWriteEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"todo/write\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TodoWriteEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TodoWriteEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TodoWriteEvent
-	if _, err := r.constant("type", "\"todo/write\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[TodoWriteData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // TokenUsage is the object TokenUsage.
 //
@@ -10671,51 +3959,6 @@ type TokenUsage struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes TokenUsage with its members in schema order, then Extra in key order.
-func (v TokenUsage) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("inputTokens", v.InputTokens)
-	w.value("outputTokens", v.OutputTokens)
-	if v.CacheReadTokens != nil {
-		w.value("cacheReadTokens", v.CacheReadTokens)
-	}
-	if v.CacheWriteTokens != nil {
-		w.value("cacheWriteTokens", v.CacheWriteTokens)
-	}
-	if v.ReasoningTokens != nil {
-		w.value("reasoningTokens", v.ReasoningTokens)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TokenUsage; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TokenUsage) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TokenUsage
-	if err := field(r, "inputTokens", true, &out.InputTokens, decodeAs[float64]); err != nil {
-		return err
-	}
-	if err := field(r, "outputTokens", true, &out.OutputTokens, decodeAs[float64]); err != nil {
-		return err
-	}
-	if err := field(r, "cacheReadTokens", false, &out.CacheReadTokens, decodePtr(decodeAs[float64])); err != nil {
-		return err
-	}
-	if err := field(r, "cacheWriteTokens", false, &out.CacheWriteTokens, decodePtr(decodeAs[float64])); err != nil {
-		return err
-	}
-	if err := field(r, "reasoningTokens", false, &out.ReasoningTokens, decodePtr(decodeAs[float64])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // ToolCallBlock is the object ToolCallBlock.
 //
 // A tool invocation requested by the model. Upstream: packages/llm/llm/src/types.ts ToolCallBlock.
@@ -10739,41 +3982,6 @@ type ToolCallBlock struct {
 }
 
 func (ToolCallBlock) isContentBlock() {}
-
-// MarshalJSON writes ToolCallBlock with its members in schema order, then Extra in key order.
-func (v ToolCallBlock) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"tool-call\""))
-	w.value("id", v.ID)
-	w.value("name", v.Name)
-	w.value("arguments", v.Arguments)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolCallBlock; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolCallBlock) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolCallBlock
-	if _, err := r.constant("type", "\"tool-call\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "arguments", true, &out.Arguments, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // ToolCallData is the object ToolCallData.
 //
@@ -10805,45 +4013,6 @@ type ToolCallData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes ToolCallData with its members in schema order, then Extra in key order.
-func (v ToolCallData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("turn", v.Turn)
-	w.value("step", v.Step)
-	w.value("callId", v.CallID)
-	w.value("name", v.Name)
-	w.value("arguments", v.Arguments)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolCallData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolCallData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolCallData
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "step", true, &out.Step, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "callId", true, &out.CallID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "arguments", true, &out.Arguments, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // ToolCallEvent is the object ToolCallEvent.
 //
 // The model requested a tool invocation. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/core/session/src/types.ts SessionEventMap['tool/call'].
@@ -10869,50 +4038,6 @@ type ToolCallEvent struct {
 }
 
 func (ToolCallEvent) isSessionEvent() {}
-
-// MarshalJSON writes ToolCallEvent with its members in schema order, then Extra in key order.
-func (v ToolCallEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"tool/call\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolCallEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolCallEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolCallEvent
-	if _, err := r.constant("type", "\"tool/call\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[ToolCallData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // ToolCodeDispatchData is the object ToolCodeDispatchData.
 //
@@ -10952,53 +4077,6 @@ type ToolCodeDispatchData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes ToolCodeDispatchData with its members in schema order, then Extra in key order.
-func (v ToolCodeDispatchData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("rootCallId", v.RootCallID)
-	w.value("parentCallId", v.ParentCallID)
-	w.value("subCallId", v.SubCallID)
-	w.value("name", v.Name)
-	w.value("arguments", v.Arguments)
-	w.value("isError", v.IsError)
-	w.value("content", orEmpty(v.Content))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolCodeDispatchData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolCodeDispatchData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolCodeDispatchData
-	if err := field(r, "rootCallId", true, &out.RootCallID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "parentCallId", true, &out.ParentCallID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "subCallId", true, &out.SubCallID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "arguments", true, &out.Arguments, decodeJSONValue); err != nil {
-		return err
-	}
-	if err := field(r, "isError", true, &out.IsError, decodeAs[bool]); err != nil {
-		return err
-	}
-	if err := field(r, "content", true, &out.Content, decodeSlice(DecodeContentBlock)); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // ToolCodeDispatchEvent is the object ToolCodeDispatchEvent.
 //
 // A code-dispatched tool call finished. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/core/tools/src/types.ts SessionEventMap['tool/code-dispatch'].
@@ -11024,50 +4102,6 @@ type ToolCodeDispatchEvent struct {
 }
 
 func (ToolCodeDispatchEvent) isSessionEvent() {}
-
-// MarshalJSON writes ToolCodeDispatchEvent with its members in schema order, then Extra in key order.
-func (v ToolCodeDispatchEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"tool/code-dispatch\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolCodeDispatchEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolCodeDispatchEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolCodeDispatchEvent
-	if _, err := r.constant("type", "\"tool/code-dispatch\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[ToolCodeDispatchData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // ToolCodeDispatchStartData is the object ToolCodeDispatchStartData.
 //
@@ -11099,45 +4133,6 @@ type ToolCodeDispatchStartData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes ToolCodeDispatchStartData with its members in schema order, then Extra in key order.
-func (v ToolCodeDispatchStartData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("rootCallId", v.RootCallID)
-	w.value("parentCallId", v.ParentCallID)
-	w.value("subCallId", v.SubCallID)
-	w.value("name", v.Name)
-	w.value("arguments", v.Arguments)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolCodeDispatchStartData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolCodeDispatchStartData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolCodeDispatchStartData
-	if err := field(r, "rootCallId", true, &out.RootCallID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "parentCallId", true, &out.ParentCallID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "subCallId", true, &out.SubCallID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "arguments", true, &out.Arguments, decodeJSONValue); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // ToolCodeDispatchStartEvent is the object ToolCodeDispatchStartEvent.
 //
 // A code-dispatched tool call started. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/core/tools/src/types.ts SessionEventMap['tool/code-dispatch-start'].
@@ -11164,50 +4159,6 @@ type ToolCodeDispatchStartEvent struct {
 
 func (ToolCodeDispatchStartEvent) isSessionEvent() {}
 
-// MarshalJSON writes ToolCodeDispatchStartEvent with its members in schema order, then Extra in key order.
-func (v ToolCodeDispatchStartEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"tool/code-dispatch-start\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolCodeDispatchStartEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolCodeDispatchStartEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolCodeDispatchStartEvent
-	if _, err := r.constant("type", "\"tool/code-dispatch-start\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[ToolCodeDispatchStartData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ToolFilter is the object ToolFilter.
 //
 // Child tool restriction: at least one of allow/deny, no other keys (closed, decision 11.1). Upstream: packages/subagent/subagent/src/descriptor.ts.
@@ -11222,38 +4173,6 @@ type ToolFilter struct {
 	//
 	// Tools denied.
 	Deny []string `json:"deny,omitempty"`
-}
-
-// MarshalJSON writes ToolFilter with its members in schema order, then Extra in key order.
-func (v ToolFilter) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	if v.Allow != nil {
-		w.value("allow", v.Allow)
-	}
-	if v.Deny != nil {
-		w.value("deny", v.Deny)
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolFilter; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolFilter) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolFilter
-	if err := field(r, "allow", false, &out.Allow, decodeSlice(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "deny", false, &out.Deny, decodeSlice(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
 }
 
 // ToolMessageSource is the object ToolMessageSource.
@@ -11271,33 +4190,6 @@ type ToolMessageSource struct {
 }
 
 func (ToolMessageSource) isMessageSource() {}
-
-// MarshalJSON writes ToolMessageSource with its members in schema order, then Extra in key order.
-func (v ToolMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"tool\""))
-	w.value("callId", v.CallID)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolMessageSource
-	if _, err := r.constant("kind", "\"tool\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "callId", true, &out.CallID, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // ToolResultBlock is the object ToolResultBlock.
 //
@@ -11322,43 +4214,6 @@ type ToolResultBlock struct {
 }
 
 func (ToolResultBlock) isContentBlock() {}
-
-// MarshalJSON writes ToolResultBlock with its members in schema order, then Extra in key order.
-func (v ToolResultBlock) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"tool-result\""))
-	w.value("toolCallId", v.ToolCallID)
-	w.value("content", orEmpty(v.Content))
-	if v.IsError != nil {
-		w.value("isError", v.IsError)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolResultBlock; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolResultBlock) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolResultBlock
-	if _, err := r.constant("type", "\"tool-result\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "toolCallId", true, &out.ToolCallID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "content", true, &out.Content, decodeSlice(DecodeContentBlock)); err != nil {
-		return err
-	}
-	if err := field(r, "isError", false, &out.IsError, decodePtr(decodeAs[bool])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // ToolResultData is the object ToolResultData.
 //
@@ -11390,49 +4245,6 @@ type ToolResultData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes ToolResultData with its members in schema order, then Extra in key order.
-func (v ToolResultData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("turn", v.Turn)
-	w.value("step", v.Step)
-	w.value("message", v.Message)
-	if v.Error != nil {
-		w.value("error", v.Error)
-	}
-	if v.Meta != nil {
-		w.value("meta", v.Meta)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolResultData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolResultData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolResultData
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "step", true, &out.Step, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "message", true, &out.Message, decodeAs[ToolResultMessage]); err != nil {
-		return err
-	}
-	if err := field(r, "error", false, &out.Error, decodePtr(decodeAs[ToolResultError])); err != nil {
-		return err
-	}
-	if err := field(r, "meta", false, &out.Meta, decodeJSONValue); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // ToolResultError is the object ToolResultError.
 //
 // Harness error of a failed tool. Upstream: packages/core/session/src/types.ts SessionEventMap['tool/result'].error.
@@ -11449,33 +4261,6 @@ type ToolResultError struct {
 	Code string `json:"code"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes ToolResultError with its members in schema order, then Extra in key order.
-func (v ToolResultError) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("name", v.Name)
-	w.value("code", v.Code)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolResultError; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolResultError) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolResultError
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "code", true, &out.Code, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // ToolResultEvent is the object ToolResultEvent.
@@ -11512,60 +4297,6 @@ type ToolResultEvent struct {
 
 func (ToolResultEvent) isSessionEvent() {}
 
-// MarshalJSON writes ToolResultEvent with its members in schema order, then Extra in key order.
-func (v ToolResultEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"tool/result\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	w.value("surfaceOp", v.SurfaceOp)
-	if v.SourceEventSeqs != nil {
-		w.value("sourceEventSeqs", v.SourceEventSeqs)
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolResultEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolResultEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolResultEvent
-	if _, err := r.constant("type", "\"tool/result\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[ToolResultData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := field(r, "surfaceOp", true, &out.SurfaceOp, DecodeSurfaceOp); err != nil {
-		return err
-	}
-	if err := field(r, "sourceEventSeqs", false, &out.SourceEventSeqs, decodeSlice(decodeAs[int64])); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ToolResultMessage is the object ToolResultMessage.
 //
 // A user-role message carrying exactly one tool result, whose toolCallId equals source.callId (load check, not expressible here). Upstream: packages/llm/llm/src/message.ts ToolResultMessage.
@@ -11586,41 +4317,6 @@ type ToolResultMessage struct {
 	Source ToolMessageSource `json:"source"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes ToolResultMessage with its members in schema order, then Extra in key order.
-func (v ToolResultMessage) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("id", v.ID)
-	w.raw("role", []byte("\"user\""))
-	w.value("content", orEmpty(v.Content))
-	w.value("source", v.Source)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolResultMessage; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolResultMessage) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolResultMessage
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if _, err := r.constant("role", "\"user\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "content", true, &out.Content, decodeSlice(decodeAs[ToolResultBlock])); err != nil {
-		return err
-	}
-	if err := field(r, "source", true, &out.Source, decodeAs[ToolMessageSource]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // ToolSchema is the object ToolSchema.
@@ -11645,37 +4341,6 @@ type ToolSchema struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes ToolSchema with its members in schema order, then Extra in key order.
-func (v ToolSchema) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("name", v.Name)
-	w.value("description", v.Description)
-	w.value("parameters", v.Parameters)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolSchema; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolSchema) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolSchema
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "description", true, &out.Description, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "parameters", true, &out.Parameters, decodeJSONObject); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // ToolWorkflowAgentEndData is the object ToolWorkflowAgentEndData.
 //
 // Data of tool-workflow/agent-end. Upstream: packages/workflow/tool-workflow/src/types.ts (enums in packages/workflow/workflow/src/types.ts) SessionEventMap['tool-workflow/agent-end'].
@@ -11696,37 +4361,6 @@ type ToolWorkflowAgentEndData struct {
 	Outcome string `json:"outcome"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes ToolWorkflowAgentEndData with its members in schema order, then Extra in key order.
-func (v ToolWorkflowAgentEndData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("runId", v.RunID)
-	w.value("seq", v.Seq)
-	w.value("outcome", v.Outcome)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolWorkflowAgentEndData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolWorkflowAgentEndData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolWorkflowAgentEndData
-	if err := field(r, "runId", true, &out.RunID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "outcome", true, &out.Outcome, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // ToolWorkflowAgentEndEvent is the object ToolWorkflowAgentEndEvent.
@@ -11754,50 +4388,6 @@ type ToolWorkflowAgentEndEvent struct {
 }
 
 func (ToolWorkflowAgentEndEvent) isSessionEvent() {}
-
-// MarshalJSON writes ToolWorkflowAgentEndEvent with its members in schema order, then Extra in key order.
-func (v ToolWorkflowAgentEndEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"tool-workflow/agent-end\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolWorkflowAgentEndEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolWorkflowAgentEndEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolWorkflowAgentEndEvent
-	if _, err := r.constant("type", "\"tool-workflow/agent-end\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[ToolWorkflowAgentEndData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
 
 // ToolWorkflowAgentStartData is the object ToolWorkflowAgentStartData.
 //
@@ -11829,47 +4419,6 @@ type ToolWorkflowAgentStartData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes ToolWorkflowAgentStartData with its members in schema order, then Extra in key order.
-func (v ToolWorkflowAgentStartData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("runId", v.RunID)
-	w.value("seq", v.Seq)
-	w.value("label", v.Label)
-	if v.Phase != nil {
-		w.value("phase", v.Phase)
-	}
-	w.value("childId", v.ChildID)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolWorkflowAgentStartData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolWorkflowAgentStartData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolWorkflowAgentStartData
-	if err := field(r, "runId", true, &out.RunID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "label", true, &out.Label, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "phase", false, &out.Phase, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "childId", true, &out.ChildID, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // ToolWorkflowAgentStartEvent is the object ToolWorkflowAgentStartEvent.
 //
 // A tool workflow member agent started. Non-surface event envelope: closed to type, seq, time, data, ignorable (decision 11.1: the loader rejects any other envelope member; sourceEventSeqs and surfaceOp are forbidden on non-surface types, decision 11.4). Upstream: packages/workflow/tool-workflow/src/types.ts SessionEventMap['tool-workflow/agent-start'].
@@ -11896,50 +4445,6 @@ type ToolWorkflowAgentStartEvent struct {
 
 func (ToolWorkflowAgentStartEvent) isSessionEvent() {}
 
-// MarshalJSON writes ToolWorkflowAgentStartEvent with its members in schema order, then Extra in key order.
-func (v ToolWorkflowAgentStartEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"tool-workflow/agent-start\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolWorkflowAgentStartEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolWorkflowAgentStartEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolWorkflowAgentStartEvent
-	if _, err := r.constant("type", "\"tool-workflow/agent-start\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[ToolWorkflowAgentStartData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ToolWorkflowRunEndData is the object ToolWorkflowRunEndData.
 //
 // Data of tool-workflow/run-end. Upstream: packages/workflow/tool-workflow/src/types.ts SessionEventMap['tool-workflow/run-end'].
@@ -11956,33 +4461,6 @@ type ToolWorkflowRunEndData struct {
 	StopReason string `json:"stopReason"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes ToolWorkflowRunEndData with its members in schema order, then Extra in key order.
-func (v ToolWorkflowRunEndData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("runId", v.RunID)
-	w.value("stopReason", v.StopReason)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolWorkflowRunEndData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolWorkflowRunEndData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolWorkflowRunEndData
-	if err := field(r, "runId", true, &out.RunID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "stopReason", true, &out.StopReason, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // ToolWorkflowRunEndEvent is the object ToolWorkflowRunEndEvent.
@@ -12011,50 +4489,6 @@ type ToolWorkflowRunEndEvent struct {
 
 func (ToolWorkflowRunEndEvent) isSessionEvent() {}
 
-// MarshalJSON writes ToolWorkflowRunEndEvent with its members in schema order, then Extra in key order.
-func (v ToolWorkflowRunEndEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"tool-workflow/run-end\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolWorkflowRunEndEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolWorkflowRunEndEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolWorkflowRunEndEvent
-	if _, err := r.constant("type", "\"tool-workflow/run-end\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[ToolWorkflowRunEndData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // ToolWorkflowRunStartData is the object ToolWorkflowRunStartData.
 //
 // Data of tool-workflow/run-start. Upstream: packages/workflow/tool-workflow/src/types.ts SessionEventMap['tool-workflow/run-start'].
@@ -12071,33 +4505,6 @@ type ToolWorkflowRunStartData struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes ToolWorkflowRunStartData with its members in schema order, then Extra in key order.
-func (v ToolWorkflowRunStartData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("runId", v.RunID)
-	w.value("name", v.Name)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolWorkflowRunStartData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolWorkflowRunStartData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolWorkflowRunStartData
-	if err := field(r, "runId", true, &out.RunID, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "name", true, &out.Name, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // ToolWorkflowRunStartEvent is the object ToolWorkflowRunStartEvent.
@@ -12126,50 +4533,6 @@ type ToolWorkflowRunStartEvent struct {
 
 func (ToolWorkflowRunStartEvent) isSessionEvent() {}
 
-// MarshalJSON writes ToolWorkflowRunStartEvent with its members in schema order, then Extra in key order.
-func (v ToolWorkflowRunStartEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"tool-workflow/run-start\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes ToolWorkflowRunStartEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *ToolWorkflowRunStartEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out ToolWorkflowRunStartEvent
-	if _, err := r.constant("type", "\"tool-workflow/run-start\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[ToolWorkflowRunStartData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // TurnEndCancelCause is a union told apart by member "kind"; DecodeTurnEndCancelCause picks the variant.
 //
 // Why an aborted turn was cancelled, discriminated by kind. Closed union (not declared merge-extensible): an unknown kind is an error. Upstream: packages/core/session/src/types.ts TurnEndCancelCause.
@@ -12192,71 +4555,6 @@ type TurnEndCancelCauseUnknown struct {
 
 func (TurnEndCancelCauseUnknown) isTurnEndCancelCause() {}
 
-// MarshalJSON writes Raw unchanged.
-func (v TurnEndCancelCauseUnknown) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("TurnEndCancelCauseUnknown has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *TurnEndCancelCauseUnknown) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "kind")
-	if err != nil {
-		return err
-	}
-	*v = TurnEndCancelCauseUnknown{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeTurnEndCancelCause decodes one TurnEndCancelCause value into its variant; bad input gives a *DecodeError.
-func DecodeTurnEndCancelCause(raw json.RawMessage) (TurnEndCancelCause, error) {
-	tag, err := readTag(raw, "kind")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "user":
-		var v TurnEndCancelCauseUser
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "parent":
-		var v TurnEndCancelCauseParent
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "disposed":
-		var v TurnEndCancelCauseDisposed
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "legacy":
-		var v TurnEndCancelCauseLegacy
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "hook":
-		var v TurnEndCancelCauseHook
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return TurnEndCancelCauseUnknown{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
-
 // TurnEndCancelCauseDisposed is the object TurnEndCancelCauseDisposed.
 //
 // Cancelled because the agent was disposed. Upstream: packages/core/session/src/types.ts TurnEndCancelCause (kind 'disposed').
@@ -12268,29 +4566,6 @@ type TurnEndCancelCauseDisposed struct {
 }
 
 func (TurnEndCancelCauseDisposed) isTurnEndCancelCause() {}
-
-// MarshalJSON writes TurnEndCancelCauseDisposed with its members in schema order, then Extra in key order.
-func (v TurnEndCancelCauseDisposed) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"disposed\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndCancelCauseDisposed; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndCancelCauseDisposed) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndCancelCauseDisposed
-	if _, err := r.constant("kind", "\"disposed\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // TurnEndCancelCauseHook is the object TurnEndCancelCauseHook.
 //
@@ -12308,33 +4583,6 @@ type TurnEndCancelCauseHook struct {
 
 func (TurnEndCancelCauseHook) isTurnEndCancelCause() {}
 
-// MarshalJSON writes TurnEndCancelCauseHook with its members in schema order, then Extra in key order.
-func (v TurnEndCancelCauseHook) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"hook\""))
-	w.value("reason", v.Reason)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndCancelCauseHook; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndCancelCauseHook) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndCancelCauseHook
-	if _, err := r.constant("kind", "\"hook\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "reason", true, &out.Reason, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TurnEndCancelCauseLegacy is the object TurnEndCancelCauseLegacy.
 //
 // Legacy cancel cause (older logs). Upstream: packages/core/session/src/types.ts TurnEndCancelCause (kind 'legacy').
@@ -12346,29 +4594,6 @@ type TurnEndCancelCauseLegacy struct {
 }
 
 func (TurnEndCancelCauseLegacy) isTurnEndCancelCause() {}
-
-// MarshalJSON writes TurnEndCancelCauseLegacy with its members in schema order, then Extra in key order.
-func (v TurnEndCancelCauseLegacy) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"legacy\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndCancelCauseLegacy; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndCancelCauseLegacy) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndCancelCauseLegacy
-	if _, err := r.constant("kind", "\"legacy\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // TurnEndCancelCauseParent is the object TurnEndCancelCauseParent.
 //
@@ -12382,29 +4607,6 @@ type TurnEndCancelCauseParent struct {
 
 func (TurnEndCancelCauseParent) isTurnEndCancelCause() {}
 
-// MarshalJSON writes TurnEndCancelCauseParent with its members in schema order, then Extra in key order.
-func (v TurnEndCancelCauseParent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"parent\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndCancelCauseParent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndCancelCauseParent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndCancelCauseParent
-	if _, err := r.constant("kind", "\"parent\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TurnEndCancelCauseUser is the object TurnEndCancelCauseUser.
 //
 // Cancelled by the user. Upstream: packages/core/session/src/types.ts TurnEndCancelCause (kind 'user').
@@ -12416,29 +4618,6 @@ type TurnEndCancelCauseUser struct {
 }
 
 func (TurnEndCancelCauseUser) isTurnEndCancelCause() {}
-
-// MarshalJSON writes TurnEndCancelCauseUser with its members in schema order, then Extra in key order.
-func (v TurnEndCancelCauseUser) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"user\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndCancelCauseUser; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndCancelCauseUser) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndCancelCauseUser
-	if _, err := r.constant("kind", "\"user\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // TurnEndData is the object TurnEndData.
 //
@@ -12456,33 +4635,6 @@ type TurnEndData struct {
 	Reason TurnEndReason `json:"reason"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes TurnEndData with its members in schema order, then Extra in key order.
-func (v TurnEndData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("turn", v.Turn)
-	w.value("reason", v.Reason)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndData
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "reason", true, &out.Reason, DecodeTurnEndReason); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // TurnEndEvent is the object TurnEndEvent.
@@ -12511,50 +4663,6 @@ type TurnEndEvent struct {
 
 func (TurnEndEvent) isSessionEvent() {}
 
-// MarshalJSON writes TurnEndEvent with its members in schema order, then Extra in key order.
-func (v TurnEndEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"turn/end\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndEvent
-	if _, err := r.constant("type", "\"turn/end\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[TurnEndData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // TurnEndReason is a union told apart by member "kind"; DecodeTurnEndReason picks the variant.
 //
 // Why a turn ended, discriminated by kind. Decision 11.3: open union (TurnEndReasonMap is merge-extensible); unknown kinds go to UnknownTurnEndReason (warning). The Python SDK uses the last turn/end's reason.kind as the run's finish_reason. Upstream: packages/core/session/src/types.ts TurnEndReason / TurnEndReasonMap.
@@ -12579,77 +4687,6 @@ type UnknownTurnEndReason struct {
 
 func (UnknownTurnEndReason) isTurnEndReason() {}
 
-// MarshalJSON writes Raw unchanged.
-func (v UnknownTurnEndReason) MarshalJSON() ([]byte, error) {
-	if len(v.Raw) == 0 {
-		return nil, fmt.Errorf("UnknownTurnEndReason has no Raw value")
-	}
-	return v.Raw, nil
-}
-
-// UnmarshalJSON keeps the value and its tag.
-func (v *UnknownTurnEndReason) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "kind")
-	if err != nil {
-		return err
-	}
-	*v = UnknownTurnEndReason{
-		Raw: cloneRaw(data),
-		Tag: tag,
-	}
-	return nil
-}
-
-// DecodeTurnEndReason decodes one TurnEndReason value into its variant; bad input gives a *DecodeError.
-func DecodeTurnEndReason(raw json.RawMessage) (TurnEndReason, error) {
-	tag, err := readTag(raw, "kind")
-	if err != nil {
-		return nil, err
-	}
-	switch tag {
-	case "completed":
-		var v TurnEndReasonCompleted
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "aborted":
-		var v TurnEndReasonAborted
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "blocked":
-		var v TurnEndReasonBlocked
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "error":
-		var v TurnEndReasonError
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "max-tokens":
-		var v TurnEndReasonMaxTokens
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "interrupted":
-		var v TurnEndReasonInterrupted
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return UnknownTurnEndReason{
-		Raw: cloneRaw(raw),
-		Tag: tag,
-	}, nil
-}
-
 // TurnEndReasonAborted is the object TurnEndReasonAborted.
 //
 // The turn was cancelled. Upstream: packages/core/session/src/types.ts TurnEndReasonMap['aborted'].
@@ -12666,33 +4703,6 @@ type TurnEndReasonAborted struct {
 
 func (TurnEndReasonAborted) isTurnEndReason() {}
 
-// MarshalJSON writes TurnEndReasonAborted with its members in schema order, then Extra in key order.
-func (v TurnEndReasonAborted) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"aborted\""))
-	w.value("reason", v.Reason)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndReasonAborted; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndReasonAborted) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndReasonAborted
-	if _, err := r.constant("kind", "\"aborted\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "reason", true, &out.Reason, DecodeTurnEndCancelCause); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TurnEndReasonBlocked is the object TurnEndReasonBlocked.
 //
 // The turn was blocked. Upstream: packages/core/session/src/types.ts TurnEndReasonMap['blocked'].
@@ -12705,29 +4715,6 @@ type TurnEndReasonBlocked struct {
 
 func (TurnEndReasonBlocked) isTurnEndReason() {}
 
-// MarshalJSON writes TurnEndReasonBlocked with its members in schema order, then Extra in key order.
-func (v TurnEndReasonBlocked) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"blocked\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndReasonBlocked; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndReasonBlocked) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndReasonBlocked
-	if _, err := r.constant("kind", "\"blocked\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TurnEndReasonCompleted is the object TurnEndReasonCompleted.
 //
 // The turn completed normally. Upstream: packages/core/session/src/types.ts TurnEndReasonMap['completed'].
@@ -12739,29 +4726,6 @@ type TurnEndReasonCompleted struct {
 }
 
 func (TurnEndReasonCompleted) isTurnEndReason() {}
-
-// MarshalJSON writes TurnEndReasonCompleted with its members in schema order, then Extra in key order.
-func (v TurnEndReasonCompleted) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"completed\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndReasonCompleted; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndReasonCompleted) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndReasonCompleted
-	if _, err := r.constant("kind", "\"completed\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // TurnEndReasonError is the object TurnEndReasonError.
 //
@@ -12779,33 +4743,6 @@ type TurnEndReasonError struct {
 
 func (TurnEndReasonError) isTurnEndReason() {}
 
-// MarshalJSON writes TurnEndReasonError with its members in schema order, then Extra in key order.
-func (v TurnEndReasonError) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"error\""))
-	w.value("error", v.Error)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndReasonError; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndReasonError) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndReasonError
-	if _, err := r.constant("kind", "\"error\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "error", true, &out.Error, decodeAs[LLMFailure]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TurnEndReasonInterrupted is the object TurnEndReasonInterrupted.
 //
 // Written by a persistence backend when closing a turn orphaned by a crash, never by the loop. Decision 11.13: kept in the wire schema (declared vocabulary; seeded/persisted history may carry it) although not expected live. Upstream: packages/core/session/src/types.ts TurnEndReasonMap['interrupted'].
@@ -12817,29 +4754,6 @@ type TurnEndReasonInterrupted struct {
 }
 
 func (TurnEndReasonInterrupted) isTurnEndReason() {}
-
-// MarshalJSON writes TurnEndReasonInterrupted with its members in schema order, then Extra in key order.
-func (v TurnEndReasonInterrupted) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"interrupted\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndReasonInterrupted; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndReasonInterrupted) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndReasonInterrupted
-	if _, err := r.constant("kind", "\"interrupted\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // TurnEndReasonMaxTokens is the object TurnEndReasonMaxTokens.
 //
@@ -12853,29 +4767,6 @@ type TurnEndReasonMaxTokens struct {
 
 func (TurnEndReasonMaxTokens) isTurnEndReason() {}
 
-// MarshalJSON writes TurnEndReasonMaxTokens with its members in schema order, then Extra in key order.
-func (v TurnEndReasonMaxTokens) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"max-tokens\""))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnEndReasonMaxTokens; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnEndReasonMaxTokens) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnEndReasonMaxTokens
-	if _, err := r.constant("kind", "\"max-tokens\"", true); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // TurnStartData is the object TurnStartData.
 //
 // Data of turn/start. Upstream: packages/core/session/src/types.ts SessionEventMap['turn/start'].
@@ -12888,29 +4779,6 @@ type TurnStartData struct {
 	Turn int64 `json:"turn"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes TurnStartData with its members in schema order, then Extra in key order.
-func (v TurnStartData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("turn", v.Turn)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnStartData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnStartData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnStartData
-	if err := field(r, "turn", true, &out.Turn, decodeAs[int64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // TurnStartEvent is the object TurnStartEvent.
@@ -12939,50 +4807,6 @@ type TurnStartEvent struct {
 
 func (TurnStartEvent) isSessionEvent() {}
 
-// MarshalJSON writes TurnStartEvent with its members in schema order, then Extra in key order.
-func (v TurnStartEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"turn/start\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes TurnStartEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *TurnStartEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out TurnStartEvent
-	if _, err := r.constant("type", "\"turn/start\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[TurnStartData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // UserMessage is the object UserMessage.
 //
 // A user-role message: human prompts, injected context, goal rounds, compaction replacement summaries. Upstream: packages/llm/llm/src/message.ts UserMessage.
@@ -13003,41 +4827,6 @@ type UserMessage struct {
 	Source MessageSource `json:"source"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes UserMessage with its members in schema order, then Extra in key order.
-func (v UserMessage) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("id", v.ID)
-	w.raw("role", []byte("\"user\""))
-	w.value("content", orEmpty(v.Content))
-	w.value("source", v.Source)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes UserMessage; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *UserMessage) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out UserMessage
-	if err := field(r, "id", true, &out.ID, decodeAs[string]); err != nil {
-		return err
-	}
-	if _, err := r.constant("role", "\"user\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "content", true, &out.Content, decodeSlice(DecodeContentBlock)); err != nil {
-		return err
-	}
-	if err := field(r, "source", true, &out.Source, DecodeMessageSource); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // UserMessageEvent is the object UserMessageEvent.
@@ -13074,60 +4863,6 @@ type UserMessageEvent struct {
 
 func (UserMessageEvent) isSessionEvent() {}
 
-// MarshalJSON writes UserMessageEvent with its members in schema order, then Extra in key order.
-func (v UserMessageEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"user/message\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	w.value("surfaceOp", v.SurfaceOp)
-	if v.SourceEventSeqs != nil {
-		w.value("sourceEventSeqs", v.SourceEventSeqs)
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes UserMessageEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *UserMessageEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out UserMessageEvent
-	if _, err := r.constant("type", "\"user/message\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[UserMessage]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := field(r, "surfaceOp", true, &out.SurfaceOp, DecodeSurfaceOp); err != nil {
-		return err
-	}
-	if err := field(r, "sourceEventSeqs", false, &out.SourceEventSeqs, decodeSlice(decodeAs[int64])); err != nil {
-		return err
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // UserMessageSource is the object UserMessageSource.
 //
 // A human prompt. The host API proxy variant (map key user-rpc, packages/host/apiproxy/src/api/sessions.ts) keeps kind user and adds rpcId (required there) and clientTimeZone; both are declared optional here. Upstream: packages/llm/llm/src/message.ts MessageSourceMap['user'].
@@ -13147,41 +4882,6 @@ type UserMessageSource struct {
 }
 
 func (UserMessageSource) isMessageSource() {}
-
-// MarshalJSON writes UserMessageSource with its members in schema order, then Extra in key order.
-func (v UserMessageSource) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("kind", []byte("\"user\""))
-	if v.RPCID != nil {
-		w.value("rpcId", v.RPCID)
-	}
-	if v.ClientTimeZone != nil {
-		w.value("clientTimeZone", v.ClientTimeZone)
-	}
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes UserMessageSource; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *UserMessageSource) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out UserMessageSource
-	if _, err := r.constant("kind", "\"user\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "rpcId", false, &out.RPCID, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	if err := field(r, "clientTimeZone", false, &out.ClientTimeZone, decodePtr(decodeAs[string])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
 
 // WebDeepseekSearchLLMRequestData is the object WebDeepseekSearchLlmRequestData.
 //
@@ -13203,37 +4903,6 @@ type WebDeepseekSearchLLMRequestData struct {
 	Body WebSearchRequestBody `json:"body"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes WebDeepseekSearchLLMRequestData with its members in schema order, then Extra in key order.
-func (v WebDeepseekSearchLLMRequestData) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("endpoint", v.Endpoint)
-	w.value("apiVersion", v.APIVersion)
-	w.value("body", v.Body)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes WebDeepseekSearchLLMRequestData; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *WebDeepseekSearchLLMRequestData) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out WebDeepseekSearchLLMRequestData
-	if err := field(r, "endpoint", true, &out.Endpoint, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "apiVersion", true, &out.APIVersion, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "body", true, &out.Body, decodeAs[WebSearchRequestBody]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // WebDeepseekSearchLLMRequestEvent is the object WebDeepseekSearchLlmRequestEvent.
@@ -13262,50 +4931,6 @@ type WebDeepseekSearchLLMRequestEvent struct {
 
 func (WebDeepseekSearchLLMRequestEvent) isSessionEvent() {}
 
-// MarshalJSON writes WebDeepseekSearchLLMRequestEvent with its members in schema order, then Extra in key order.
-func (v WebDeepseekSearchLLMRequestEvent) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"web/deepseek-search-llm-request\""))
-	w.value("seq", v.Seq)
-	w.value("time", v.Time)
-	w.value("data", v.Data)
-	if v.Ignorable {
-		w.raw("ignorable", []byte("true"))
-	}
-	return w.finish()
-}
-
-// UnmarshalJSON decodes WebDeepseekSearchLLMRequestEvent; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *WebDeepseekSearchLLMRequestEvent) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out WebDeepseekSearchLLMRequestEvent
-	if _, err := r.constant("type", "\"web/deepseek-search-llm-request\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "seq", true, &out.Seq, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "time", true, &out.Time, decodeAs[int64]); err != nil {
-		return err
-	}
-	if err := field(r, "data", true, &out.Data, decodeAs[WebDeepseekSearchLLMRequestData]); err != nil {
-		return err
-	}
-	if ok, err := r.constant("ignorable", "true", false); err != nil {
-		return err
-	} else {
-		out.Ignorable = ok
-	}
-	if err := r.closed(); err != nil {
-		return err
-	}
-	*v = out
-	return nil
-}
-
 // WebSearchRequestBody is the object WebSearchRequestBody.
 //
 // Body of the web search model request. Upstream: packages/web/web-search-deepseek/src/provider.ts.
@@ -13332,41 +4957,6 @@ type WebSearchRequestBody struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes WebSearchRequestBody with its members in schema order, then Extra in key order.
-func (v WebSearchRequestBody) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.value("model", v.Model)
-	w.value("max_tokens", v.MaxTokens)
-	w.value("messages", orEmpty(v.Messages))
-	w.value("tools", orEmpty(v.Tools))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes WebSearchRequestBody; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *WebSearchRequestBody) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out WebSearchRequestBody
-	if err := field(r, "model", true, &out.Model, decodeAs[string]); err != nil {
-		return err
-	}
-	if err := field(r, "max_tokens", true, &out.MaxTokens, decodeAs[float64]); err != nil {
-		return err
-	}
-	if err := field(r, "messages", true, &out.Messages, decodeSlice(decodeAs[WebSearchRequestMessage])); err != nil {
-		return err
-	}
-	if err := field(r, "tools", true, &out.Tools, decodeSlice(decodeAs[WebSearchRequestTool])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // WebSearchRequestMessage is the object WebSearchRequestMessage.
 //
 // The one user message of the web search request. Upstream: packages/web/web-search-deepseek/src/provider.ts.
@@ -13379,33 +4969,6 @@ type WebSearchRequestMessage struct {
 	Content []WebSearchRequestText `json:"content"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes WebSearchRequestMessage with its members in schema order, then Extra in key order.
-func (v WebSearchRequestMessage) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("role", []byte("\"user\""))
-	w.value("content", orEmpty(v.Content))
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes WebSearchRequestMessage; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *WebSearchRequestMessage) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out WebSearchRequestMessage
-	if _, err := r.constant("role", "\"user\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "content", true, &out.Content, decodeSlice(decodeAs[WebSearchRequestText])); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
 
 // WebSearchRequestText is the object WebSearchRequestText.
@@ -13422,33 +4985,6 @@ type WebSearchRequestText struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes WebSearchRequestText with its members in schema order, then Extra in key order.
-func (v WebSearchRequestText) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"text\""))
-	w.value("text", v.Text)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes WebSearchRequestText; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *WebSearchRequestText) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out WebSearchRequestText
-	if _, err := r.constant("type", "\"text\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "text", true, &out.Text, decodeAs[string]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
-}
-
 // WebSearchRequestTool is the object WebSearchRequestTool.
 //
 // The one server tool offered to the search model. Upstream: packages/web/web-search-deepseek/src/provider.ts.
@@ -13461,35 +4997,4 @@ type WebSearchRequestTool struct {
 	MaxUses float64 `json:"max_uses"`
 	// Extra holds the members the schema does not declare, kept and re-emitted unchanged.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes WebSearchRequestTool with its members in schema order, then Extra in key order.
-func (v WebSearchRequestTool) MarshalJSON() ([]byte, error) {
-	var w objectWriter
-	w.raw("type", []byte("\"web_search_20250305\""))
-	w.raw("name", []byte("\"web_search\""))
-	w.value("max_uses", v.MaxUses)
-	writeExtra(&w, v.Extra)
-	return w.finish()
-}
-
-// UnmarshalJSON decodes WebSearchRequestTool; bad input gives a *DecodeError naming the member by its JSON pointer.
-func (v *WebSearchRequestTool) UnmarshalJSON(data []byte) error {
-	r, err := readObject(data)
-	if err != nil {
-		return err
-	}
-	var out WebSearchRequestTool
-	if _, err := r.constant("type", "\"web_search_20250305\"", true); err != nil {
-		return err
-	}
-	if _, err := r.constant("name", "\"web_search\"", true); err != nil {
-		return err
-	}
-	if err := field(r, "max_uses", true, &out.MaxUses, decodeAs[float64]); err != nil {
-		return err
-	}
-	out.Extra = r.rest()
-	*v = out
-	return nil
 }
