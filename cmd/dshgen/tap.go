@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,6 +95,12 @@ func init() {
 
 func runTap(cmd *cobra.Command, args []string) error {
 	o := tapOpts
+	if os.Getenv("GOMAXPROCS") == "" {
+		// Headroom for the validator's low-priority thread (gen/tap
+		// prio_linux.go): with a P per core, the forwarding goroutines would
+		// wait for the P that the OS-starved validator holds.
+		runtime.GOMAXPROCS(runtime.NumCPU() + 2)
+	}
 	if len(args) == 0 {
 		return usageErr(errors.New("tap: no server command (usage: dshgen tap [flags] -- CMD [ARGS...])"))
 	}

@@ -200,6 +200,8 @@ type tapper struct {
 
 	forwarded [2]atomic.Int64
 	abandon   atomic.Bool // stop validating now (a signal after the server exited)
+	exited    atomic.Bool // the server has exited
+	consumers sync.WaitGroup
 	s2cEnded  atomic.Bool // the server's stdout ended
 	abandoned bool        // set by validateLoop when it stopped for abandon
 
@@ -373,18 +375,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 
 	// Consumers.
-	var consumers sync.WaitGroup
 	if t.capQ != nil {
-		consumers.Add(1)
-		go func() { defer consumers.Done(); t.captureLoop() }()
+		t.consumers.Add(1)
+		go func() { defer t.consumers.Done(); t.captureLoop() }()
 	}
 	if t.valQ != nil {
-		consumers.Add(1)
-		go func() { defer consumers.Done(); t.validateLoop() }()
+		t.consumers.Add(1)
+		go func() { defer t.consumers.Done(); t.validateLoop() }()
 	}
 
 	// The server's exit.
-	var exited atomic.Bool
+	exited := &t.exited
 	exitedCh := make(chan struct{})
 	var exitAt time.Duration
 	go func() {
@@ -440,7 +441,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	go t.pumpClient(inW)
 	// Server -> client.
 	s2cDone := make(chan struct{})
-	go func() { defer close(s2cDone); t.pumpServer(outR, &exited) }()
+	go func() { defer close(s2cDone); t.pumpServer(outR, exited) }()
 
 	<-exitedCh
 	<-s2cDone
@@ -467,7 +468,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if t.valQ != nil {
 		t.valQ.close()
 	}
-	consumers.Wait()
+	t.consumers.Wait()
 
 	res := &Result{ValidationComplete: t.valQ != nil && !t.valCut && !t.abandoned}
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
@@ -654,6 +655,10 @@ func (t *tapper) captureLoop() {
 const captureFlushAge = 5 * time.Millisecond
 
 // validateLoop splits queued chunks into lines and hands them to the Sink.
+// It runs on a low-priority thread (lowerValidationPriority) while the
+// server runs; once the server has exited, what is left is moved to a
+// goroutine of normal priority, since the validator is then the only thing
+// between the tap and its exit.
 func (t *tapper) validateLoop() {
 	sink := t.cfg.Sink
 	over, _ := sink.(OversizeSink)
@@ -680,31 +685,60 @@ func (t *tapper) validateLoop() {
 		}
 	}
 	var buf []chunk
-	for {
-		items, cost, done, cut := t.valQ.take(buf, 0, nil)
-		for _, c := range items {
-			if t.abandon.Load() {
-				t.abandoned = true
-				t.notice("warning", RuleValidationAbandoned, -1, "validation stopped before it caught up with the traffic (a signal after the server exited); the capture has everything")
-				t.valQ.release(cost)
-				sink.Close(false)
-				return
+	// A batch the low-priority goroutine had taken when it handed over.
+	var carry struct {
+		items     []chunk
+		cost      int64
+		done, cut bool
+		ok        bool
+	}
+	loop := func(lowPriority bool) (handOver bool) {
+		for {
+			var items []chunk
+			var cost int64
+			var done, cut bool
+			if carry.ok {
+				items, cost, done, cut = carry.items, carry.cost, carry.done, carry.cut
+				carry.ok = false
+			} else {
+				items, cost, done, cut = t.valQ.take(buf, 0, nil)
 			}
-			at = c.at
-			switch c.kind {
-			case kindData:
-				sp[c.dir].feed(c.data, frameFn[c.dir], overFn[c.dir])
-			default:
-				sp[c.dir].end(frameFn[c.dir], overFn[c.dir])
-				sink.End(dirNames[c.dir], c.kind == kindEOF, c.at)
+			for i, c := range items {
+				if lowPriority && t.exited.Load() {
+					carry.items, carry.cost, carry.done, carry.cut, carry.ok = items[i:], cost, done, cut, true
+					return true
+				}
+				if t.abandon.Load() {
+					t.abandoned = true
+					t.notice("warning", RuleValidationAbandoned, -1, "validation stopped before it caught up with the traffic (a signal after the server exited); the capture has everything")
+					t.valQ.release(cost)
+					sink.Close(false)
+					return false
+				}
+				at = c.at
+				switch c.kind {
+				case kindData:
+					sp[c.dir].feed(c.data, frameFn[c.dir], overFn[c.dir])
+				default:
+					sp[c.dir].end(frameFn[c.dir], overFn[c.dir])
+					sink.End(dirNames[c.dir], c.kind == kindEOF, c.at)
+				}
+			}
+			clear(items)
+			buf = items[:0]
+			t.valQ.release(cost)
+			if done {
+				sink.Close(!cut)
+				return false
 			}
 		}
-		clear(items)
-		buf = items
-		t.valQ.release(cost)
-		if done {
-			sink.Close(!cut)
-			return
-		}
+	}
+	lowerValidationPriority() // this goroutine's thread ends with it
+	if loop(true) {
+		t.consumers.Add(1)
+		go func() {
+			defer t.consumers.Done()
+			loop(false)
+		}()
 	}
 }

@@ -75,7 +75,8 @@ func liveVsFile(t *testing.T, v *validate.Validator, name string, client []byte,
 
 // TestTapValidatorMatchesCaptureValidation: the real captures replayed
 // through the tap (client side from the tap's stdin, server side from a
-// server that writes the recorded bytes) give the same findings live as
+// server that writes the recorded bytes after the requests that preceded
+// them) give the same findings live as
 // `dshgen validate` gives on the tap's capture; the legitimate scenarios
 // give no errors.
 func TestTapValidatorMatchesCaptureValidation(t *testing.T) {
@@ -90,11 +91,14 @@ func TestTapValidatorMatchesCaptureValidation(t *testing.T) {
 		dir := filepath.Dir(c2s)
 		name := filepath.Base(dir)
 		client, _ := os.ReadFile(c2s)
-		argv, env := helperCmd("emit-file", "TAP_FILE="+filepath.Join(dir, "server-to-client.jsonl"))
+		argv, env := helperCmd("replay-log", "TAP_FILE="+filepath.Join(dir, "interleaved.log"))
 		for _, dec := range []int{0, 3} {
 			res := liveVsFile(t, v, name, client, argv, env, dec)
 			if legit[name] && res.Errors() != 0 {
 				t.Errorf("%s: %d errors on legitimate traffic", name, res.Errors())
+				for _, f := range res.Findings {
+					t.Log(validate.TextLine(&f))
+				}
 			}
 		}
 	}

@@ -52,6 +52,9 @@ func HelperCmd(mode string, env ...string) ([]string, []string) {
 //	              ($TAP_TRAP=0: default disposition, so the signal kills it)
 //	emit-file     writes the file $TAP_FILE to stdout in random-sized
 //	              pieces while draining stdin, then exits 0
+//	replay-log    replays the server side of the interleaved capture
+//	              $TAP_FILE causally: before each S->C line it reads every
+//	              C->S line recorded before it from stdin; exits 0
 //	echo          copies stdin to stdout line by line, flushing each line
 //	respond       answers each request line at once with a valid response
 //	              carrying its id (initialize: serverInfo; session/prompt: a
@@ -131,6 +134,31 @@ func HelperMain(mode string) int {
 			return 9
 		}
 		<-done
+		return 0
+	case "replay-log":
+		b, err := os.ReadFile(os.Getenv("TAP_FILE"))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		in := bufio.NewReader(os.Stdin)
+		for _, rec := range bytes.SplitAfter(b, []byte{'\n'}) {
+			f := bytes.SplitN(rec, []byte{'\t'}, 3)
+			if len(f) < 3 {
+				continue
+			}
+			switch string(f[0]) {
+			case "C->S":
+				if _, err := in.ReadBytes('\n'); err != nil {
+					return 8
+				}
+			case "S->C":
+				if _, err := os.Stdout.Write(f[2]); err != nil {
+					return 9
+				}
+			}
+		}
+		io.Copy(io.Discard, in)
 		return 0
 	case "respond":
 		r := bufio.NewReaderSize(os.Stdin, 1<<20)

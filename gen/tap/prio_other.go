@@ -1,0 +1,7 @@
+//go:build !linux
+
+package tap
+
+// lowerValidationPriority does nothing where threads have no priority of
+// their own (see prio_linux.go).
+func lowerValidationPriority() {}
