@@ -2,8 +2,10 @@ package gen
 
 import (
 	"fmt"
+	"go/token"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // finish fills the model's type list and cross links, then checks recursion
@@ -251,11 +253,27 @@ func (l *loader) checkNames(m *Model) {
 			}
 		}
 	}
+	goIdent := func(at loc, what, name, ident string) {
+		if strings.Trim(ident, "_") != "" && (!token.IsIdentifier(ident) || !token.IsExported(ident)) {
+			l.problem(at, fmt.Sprintf("%s %q: Go identifier %q is not an exported Go identifier", what, name, ident),
+				"make the x-go-name (or x-name) an identifier that starts with an upper-case letter")
+		}
+	}
+	tsIdent := func(at loc, what, name, ident string) {
+		if strings.Trim(ident, "_") != "" && !isUnicodeIdent(ident) {
+			l.problem(at, fmt.Sprintf("%s %q: TypeScript name %q is not an identifier", what, name, ident),
+				"make the x-ts-name (or x-name) an identifier")
+		}
+	}
 	for _, t := range m.Types {
 		at := l.typeLocs[t]
 		unnameable(at, "type", t.Name, t.Names[:]...)
+		goIdent(at, "type", t.Name, t.Names.Of(LangGo))
+		tsIdent(at, "type", t.Name, t.Names.Of(LangTS))
 		for _, f := range t.Fields {
-			unnameable(loc{at.d, fragOf(f.Pointer)}, "member", f.Wire, f.Names.Of(LangGo), f.Names.Of(LangPython))
+			fat := loc{at.d, fragOf(f.Pointer)}
+			unnameable(fat, "member", f.Wire, f.Names.Of(LangGo), f.Names.Of(LangPython))
+			goIdent(fat, "member", f.Wire, strings.TrimSuffix(f.Names.Of(LangGo), "_"))
 		}
 	}
 	c := &collisions{l: l, spaces: map[string]map[string]nameClaim{}, pairs: map[[2]string][]string{}, locs: map[[2]string]loc{}}
@@ -264,6 +282,10 @@ func (l *loader) checkNames(m *Model) {
 		tp := ptrOnly(t.Pointer)
 		for _, lang := range Langs {
 			c.claim("types", lang, t.Names.Of(lang), tp, at)
+		}
+		if t.Kind == KindUnion {
+			// the Go Decode<Union> function shares the package namespace
+			c.claim("types", LangGo, "Decode"+t.Names.Of(LangGo), tp+" (its Go Decode"+t.Names.Of(LangGo)+" function)", at)
 		}
 		if t.Kind == KindUnion && t.Union.By == ByTag && t.Union.UnknownType == nil {
 			for _, lang := range Langs {
@@ -300,4 +322,16 @@ func fragOf(p string) string {
 		return p[i+1:]
 	}
 	return p
+}
+
+// isUnicodeIdent reports whether s is an ECMAScript-style identifier
+// (letters, digits, _ and $; not starting with a digit).
+func isUnicodeIdent(s string) bool {
+	for i, r := range s {
+		ok := r == '_' || r == '$' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))
+		if !ok {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -85,7 +85,8 @@ func goPascal(s string) string {
 		b.WriteString(upperFirst(strings.ToLower(w)))
 	}
 	out := b.String()
-	if out != "" && unicode.IsDigit([]rune(out)[0]) {
+	if out != "" && !unicode.IsUpper([]rune(out)[0]) {
+		// a digit or a letter without case (名前): not exported as it is
 		out = "X" + out
 	}
 	return out
@@ -150,6 +151,13 @@ var pyReserved = set("False", "None", "True", "and", "as", "assert", "async", "a
 	"staticmethod", "Any", "Literal", "Union", "Optional", "Mapping", "Sequence", "ClassVar",
 	"dataclass", "field", "annotations", "typing", "dataclasses", "json")
 
+// pyTypeReserved are names a Python class or alias may not take, besides
+// pyReserved: every builtin (the generated modules call type(), catch
+// KeyError, ...) and the names they import at module level.
+var pyTypeReserved = set("ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup", "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError", "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning", "EnvironmentError", "Exception", "ExceptionGroup", "False", "FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError", "ImportError", "ImportWarning", "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError", "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError", "NameError", "None", "NotADirectoryError", "NotImplemented", "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning", "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError", "ResourceWarning", "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError", "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError", "True", "TypeError", "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError", "UnicodeWarning", "UserWarning", "ValueError", "Warning", "ZeroDivisionError", "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod", "compile", "complex", "copyright", "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len", "license", "list", "locals", "map", "max", "memoryview", "min", "next", "object", "oct", "open", "ord", "pow", "print", "property", "quit", "range", "repr", "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type", "vars", "zip",
+	"Final", "NoReturn", "TypeAlias", "TypeVar", "cast", "overload", "Callable", "Iterable",
+	"enum", "sys")
+
 // pyMembers are the methods and attributes every generated dataclass defines.
 var pyMembers = set("from_json", "to_json", "extra", "tag", "raw", "__slots__", "__init__",
 	"__dict__", "__class__", "__proto__")
@@ -161,7 +169,16 @@ var tsReservedTypes = set("any", "boolean", "never", "number", "object", "string
 	"do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if",
 	"import", "in", "instanceof", "new", "return", "super", "switch", "this", "throw", "true",
 	"try", "typeof", "var", "void", "while", "with", "as", "implements", "interface", "let",
-	"package", "private", "protected", "public", "static", "yield", "type")
+	"package", "private", "protected", "public", "static", "yield", "type",
+	// defined by the generated package itself (gen/typescript fixedNames;
+	// JsonValue is not here: a schema's JsonValue is printed as it)
+	"TaggedUnions", "WithUnknown", "knownTags", "isKnown", "ObjectTypes",
+	"declaredMembers", "extraMembers", "Methods", "RequestMethod", "NotificationMethod",
+	"KnownMethod", "ParamsOf", "ResultOf", "MethodInfo", "methodTable", "isKnownMethod",
+	"OptionalParamsMethod", "RpcId", "RpcError", "RequestFrame", "NotificationFrame",
+	"ResultFrame", "ErrorFrame", "ResponseFrame", "FrameKind", "frameKind", "parseFrame",
+	"isRequest", "isNotification", "isResponse", "isErrorResponse", "isResultFor",
+	"requestFrame", "notificationFrame")
 
 // goReservedTypes would shadow predeclared identifiers used by generated Go code
 // or clash with its helper types.
@@ -211,7 +228,7 @@ func isIdent(s string, allowDollar bool) bool {
 func typeNames(name string, ov overrides) Names {
 	var n Names
 	n[LangGo] = escapeIf(ov.pick(LangGo, goPascal(name), goPascal), goReservedTypes)
-	n[LangPython] = escapeIf(ov.pick(LangPython, pascal(name), pascal), pyReserved)
+	n[LangPython] = escapeIf(escapeIf(ov.pick(LangPython, pascal(name), pascal), pyReserved), pyTypeReserved)
 	n[LangTS] = escapeIf(ov.pick(LangTS, pascal(name), pascal), tsReservedTypes)
 	return n
 }

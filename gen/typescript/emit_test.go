@@ -196,13 +196,34 @@ func loadInline(t *testing.T, doc string) *gen.Model {
 	return m
 }
 
+// TestFixedNamesEscaped: a schema type named like one of the package's own
+// exports is escaped with "_" by the IR (as in Go and Python), not refused.
+func TestFixedNamesEscaped(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"$defs": {"Methods": {"type": "object", "properties": {"a": {"type": "string"}}}}}`: "export interface Methods_ ",
+		`{"$defs": {"RpcError": {"type": "string"}}}`:                                         "export type RpcError_ ",
+	} {
+		files, err := Emit(loadInline(t, doc), gen.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		found := false
+		for _, f := range files {
+			if strings.Contains(string(f.Data), want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no %q in the output", doc, want)
+		}
+	}
+}
+
 func TestErrors(t *testing.T) {
 	cases := []struct {
 		name, doc, want string
 		o               gen.Options
 	}{
-		{"fixed name", `{"$defs": {"Methods": {"type": "object", "properties": {"a": {"type": "string"}}}}}`, `/$defs/Methods: the TypeScript name "Methods" is defined by the generated package itself`, gen.Options{}},
-		{"fixed name isKnown", `{"$defs": {"RpcError": {"type": "string"}}}`, `"RpcError" is defined by the generated package`, gen.Options{}},
 		{"JsonValue that is not any JSON", `{"$defs": {"JsonValue": {"type": "string"}}}`, `the TypeScript name "JsonValue" is defined by the generated package itself`, gen.Options{}},
 		{"map name annotation", `{"x-ts-request-map": "not an identifier", "$defs": {}}`, `top-level "x-ts-request-map" must be a TypeScript identifier`, gen.Options{}},
 		{"map name taken", `{"title": "Foo Protocol", "$defs": {"FooRequestMap": {"type": "string"}}}`, `the method map name "FooRequestMap" is already used by #/$defs/FooRequestMap`, gen.Options{}},

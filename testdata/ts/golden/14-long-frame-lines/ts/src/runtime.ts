@@ -38,8 +38,8 @@ export const knownTags: { readonly [U in keyof TaggedUnions]: { readonly tag: Ta
  * to the known union (true) or to the unknown-tag variant (false).
  *
  * @example
- * const e: WithUnknown<"SessionEvent"> = params.event;
- * if (isKnown("SessionEvent", e)) { switch (e.type) { ... } } else { e.type; e.data; }
+ * const v: WithUnknown<"SessionEvent"> = received;
+ * if (isKnown("SessionEvent", v)) { switch (v.type) { ... } } else { v.type; }
  */
 export function isKnown<U extends keyof TaggedUnions>(union: U, value: WithUnknown<U>): value is TaggedUnions[U]["known"] {
   const entry = knownTags[union];
