@@ -95,7 +95,7 @@ func init() {
 
 func runTap(cmd *cobra.Command, args []string) error {
 	o := tapOpts
-	if os.Getenv("GOMAXPROCS") == "" {
+	if os.Getenv("GOMAXPROCS") == "" && !o.noValidate {
 		// Headroom for the validator's low-priority thread (gen/tap
 		// prio_linux.go): with a P per core, the forwarding goroutines would
 		// wait for the P that the OS-starved validator holds.
