@@ -198,7 +198,9 @@ func runTap(cmd *cobra.Command, args []string) error {
 			close(sink.ready)
 		} else {
 			go func() {
-				s, err := load()
+				var s *tap.ValidatorSink
+				var err error
+				tap.LowPriority(func() { s, err = load() })
 				if err != nil {
 					rep.notice(tap.Notice{Severity: "error", Rule: "tap.validator", Message: "validation off: " + err.Error()})
 				}

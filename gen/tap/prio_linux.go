@@ -25,3 +25,17 @@ func lowerValidationPriority() {
 // a tenth of a busy core (live traffic needs a few percent), where 19
 // would let a busy machine starve it.
 const validationNice = 10
+
+// LowPriority runs f on a thread of its own at the validator's low priority
+// and returns when f has returned (the thread ends with it). The CLI
+// compiles the schema this way, so that compiling does not slow down the
+// server's own start on a machine with few cores.
+func LowPriority(f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		lowerValidationPriority()
+		f()
+	}()
+	<-done
+}
