@@ -248,15 +248,7 @@ func firstLine(s string) string {
 func CheckInvalid(v *validate.Validator, vectors []Invalid) []string {
 	var missed []string
 	for i, x := range vectors {
-		var capture bytes.Buffer
-		for j, f := range x.Frames {
-			dir := "C->S"
-			if f.Dir == gen.ServerToClient {
-				dir = "S->C"
-			}
-			fmt.Fprintf(&capture, "%s\t%d.000\t%s\n", dir, j, f.Line)
-		}
-		res, err := v.ValidateReader(&capture, validate.Input{Name: fmt.Sprintf("invalid vector %d", i+1)})
+		res, err := v.ValidateReader(bytes.NewReader(writeCapture(x.Frames)), validate.Input{Name: fmt.Sprintf("invalid vector %d", i+1)})
 		if err != nil {
 			missed = append(missed, fmt.Sprintf("vector %d (%s): %v", i+1, x.Rule, err))
 			continue

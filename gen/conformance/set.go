@@ -582,14 +582,7 @@ func pointerOr(p string) string {
 // interleaved capture format dshgen validate and tap use: DIR<TAB>ms<TAB>line,
 // ms counting frames) and invalid.jsonl (one labelled vector per line).
 func (s *Set) Files() []gen.File {
-	var v bytes.Buffer
-	for i, f := range s.Valid {
-		dir := "C->S"
-		if f.Dir == gen.ServerToClient {
-			dir = "S->C"
-		}
-		fmt.Fprintf(&v, "%s\t%d.000\t%s\n", dir, i, f.Line)
-	}
+	v := writeCapture(s.Valid)
 	var inv bytes.Buffer
 	for _, x := range s.Invalid {
 		raw, err := encode(x)
@@ -599,5 +592,19 @@ func (s *Set) Files() []gen.File {
 		inv.Write(raw)
 		inv.WriteByte('\n')
 	}
-	return []gen.File{{Path: "valid.log", Data: v.Bytes()}, {Path: "invalid.jsonl", Data: inv.Bytes()}}
+	return []gen.File{{Path: "valid.log", Data: v}, {Path: "invalid.jsonl", Data: inv.Bytes()}}
+}
+
+// writeCapture renders frames in the interleaved capture format, the time
+// stamp counting frames (vectors have no clock).
+func writeCapture(frames []Frame) []byte {
+	var b bytes.Buffer
+	for i, f := range frames {
+		dir := "C->S"
+		if f.Dir == gen.ServerToClient {
+			dir = "S->C"
+		}
+		fmt.Fprintf(&b, "%s\t%d.000\t%s\n", dir, i, f.Line)
+	}
+	return b.Bytes()
 }
