@@ -507,16 +507,25 @@ func TestTapCLIStderrNobodyReads(t *testing.T) {
 	got := make(chan int64, 1)
 	go func() { n, _ := io.Copy(io.Discard, stdout); got <- n }()
 	select {
-	case n := <-got: // EOF: the tap has exited
+	case n := <-got: // the server's EOF, passed on by the tap
 		if n < flood {
 			t.Errorf("stdout: %d bytes of %d", n, flood)
 		}
 	case <-time.After(60 * time.Second):
 		cmd.Process.Kill()
+		t.Fatal("forwarding stalled behind a full stderr pipe")
+	}
+	eof := time.Since(start)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("tap: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
 		t.Fatal("the tap did not exit with its stderr full")
 	}
-	t.Logf("the tap exited %v after the start with nobody reading its stderr", time.Since(start).Round(time.Millisecond))
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("tap: %v", err)
-	}
+	t.Logf("nobody reading stderr: all of stdout after %v, the tap exited after %v", eof.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }
