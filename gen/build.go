@@ -310,7 +310,7 @@ func (l *loader) enumNames(t *Type, at loc, n *node) {
 		v.Names[LangPython] = upperSnake(base)
 		v.Names[LangTS] = pascal(base)
 		if goPascal(base) == "" {
-			l.problem(loc{at.d, strings.TrimPrefix(v.Pointer[strings.Index(v.Pointer, "#")+1:], "")},
+			l.problem(loc{at.d, fragOf(v.Pointer)},
 				fmt.Sprintf("enum value %q has no letter or digit to name a constant after", v.Value),
 				"add \"x-enum-names\": [...] beside the enum with one identifier per value")
 		}

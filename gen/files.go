@@ -82,12 +82,8 @@ func WriteFiles(dir string, files []File, clean bool) error {
 		}
 		return err
 	}
-	want := map[string]bool{}
-	roots := map[string]bool{}
 	for _, f := range files {
 		final := filepath.Join(dir, filepath.FromSlash(f.Path))
-		want[final] = true
-		roots[filepath.Join(dir, strings.SplitN(f.Path, "/", 2)[0])] = true
 		if old, err := os.ReadFile(final); err == nil && bytes.Equal(old, f.Data) {
 			continue
 		}
@@ -118,6 +114,25 @@ func WriteFiles(dir string, files []File, clean bool) error {
 	if !clean {
 		return nil
 	}
+	for _, p := range StaleFiles(dir, files) {
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StaleFiles lists, sorted, the files under dir's generated subtrees (the
+// first path element of each of files) that are not among files and that
+// no other tool owns (IgnoredOutput): what a clean generation removes and
+// what a drift check reports.
+func StaleFiles(dir string, files []File) []string {
+	want := map[string]bool{}
+	roots := map[string]bool{}
+	for _, f := range files {
+		want[filepath.Join(dir, filepath.FromSlash(f.Path))] = true
+		roots[filepath.Join(dir, strings.SplitN(f.Path, "/", 2)[0])] = true
+	}
 	var stale []string
 	for root := range roots {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -128,12 +143,7 @@ func WriteFiles(dir string, files []File, clean bool) error {
 		})
 	}
 	sort.Strings(stale)
-	for _, p := range stale {
-		if err := os.Remove(p); err != nil {
-			return err
-		}
-	}
-	return nil
+	return stale
 }
 
 // IgnoredOutput reports files under out/ that tools other than dshgen

@@ -432,8 +432,8 @@ func (l *loader) pointerOf(at loc) string {
 	return filepath.ToSlash(rel) + "#" + at.ptr
 }
 
-// deref follows a $ref chain from n at at to the node it names. It stops at
-// a node that is a named type (a $defs entry or titled) only when stopAtNamed.
+// deref follows a $ref chain from n at at to the node it names (at most 64
+// hops; an unresolvable $ref ends the chain where it stands).
 func (l *loader) deref(at loc, n *node) (loc, *node) {
 	for i := 0; i < 64 && n != nil && n.kind == nObject; i++ {
 		ref := n.strOf("$ref")

@@ -80,7 +80,7 @@ func (l *loader) methods(root loc) []*Method {
 		if err := sch.Validate(e.toAny()); err != nil {
 			for _, leaf := range leaves(err) {
 				ptr := eat.ptr + leaf.InstanceLocation
-				l.problem(loc{eat.d, ptr}, "bad x-methods entry: "+describeLeaf(leaf), "")
+				l.problem(loc{eat.d, ptr}, "bad x-methods entry: "+leaf.Message, "")
 			}
 			continue
 		}
@@ -159,8 +159,4 @@ func leaves(err error) []*jsonschema.ValidationError {
 	}
 	walk(ve)
 	return out
-}
-
-func describeLeaf(e *jsonschema.ValidationError) string {
-	return e.Message
 }

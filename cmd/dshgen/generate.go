@@ -176,12 +176,8 @@ command that fixes it, and exits 1.`,
 func checkDrift(cmd *cobra.Command, dir string, files []gen.File, schemaPath string, langs []string) error {
 	out := cmd.OutOrStdout()
 	stale := 0
-	want := map[string]bool{}
-	roots := map[string]bool{}
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		want[p] = true
-		roots[filepath.Join(dir, strings.SplitN(f.Path, "/", 2)[0])] = true
 		old, err := os.ReadFile(p)
 		if err != nil {
 			old = nil
@@ -192,17 +188,7 @@ func checkDrift(cmd *cobra.Command, dir string, files []gen.File, schemaPath str
 		stale++
 		fmt.Fprint(out, udiff.Unified("a/"+filepath.ToSlash(p), "b/"+filepath.ToSlash(p), string(old), string(f.Data)))
 	}
-	var extra []string
-	for root := range roots {
-		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && !want[p] && !gen.IgnoredOutput(p) {
-				extra = append(extra, p)
-			}
-			return nil
-		})
-	}
-	sort.Strings(extra)
-	for _, p := range extra {
+	for _, p := range gen.StaleFiles(dir, files) {
 		stale++
 		fmt.Fprintf(out, "stale file not generated from the schema: %s\n", p)
 	}

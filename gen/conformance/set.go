@@ -124,7 +124,6 @@ func (b *builder) add(about string, fs ...Frame) {
 		key.Write(k)
 	}
 	if b.seen[key.String()] {
-		b.nextID -= 0
 		return
 	}
 	b.seen[key.String()] = true
@@ -325,16 +324,6 @@ func modeName(md mode) string {
 		return "minimal"
 	}
 	return "maximal"
-}
-
-// mutate builds a minimal or maximal value of t and applies change to it;
-// change returns false when the value offers no place for the mutation.
-func (b *builder) mutated(t *gen.Type, md mode, change func(v any) bool) (any, bool, error) {
-	v, err := b.build(t, md)
-	if err != nil {
-		return nil, false, err
-	}
-	return v, change(v), nil
 }
 
 // invalid builds the invalid vectors, each breaking one rule.
