@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgen/dshgen/gen"
+	"github.com/dshgen/dshgen/gen/ir"
 )
 
 // synthetic returns the shipped schema copied n times over: every $defs
@@ -57,11 +57,11 @@ func synthetic(tb testing.TB, n int) []byte {
 func benchGenerate(b *testing.B, name string, raw []byte) {
 	b.SetBytes(int64(len(raw)))
 	for i := 0; i < b.N; i++ {
-		m, err := gen.LoadBytes(name, raw)
+		m, err := ir.LoadBytes(name, raw)
 		if err != nil {
 			b.Fatal(err)
 		}
-		files, err := generateAll(m, []string{"all"}, gen.Options{Version: version})
+		files, err := generateAll(m, []string{"all"}, ir.Options{Version: version})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -88,11 +88,11 @@ func BenchmarkGenerate20x(b *testing.B) {
 // TestSyntheticSchemaLoads keeps the benchmark input honest: the 20x schema
 // is a valid schema with 20 times the types and methods.
 func TestSyntheticSchemaLoads(t *testing.T) {
-	one, err := gen.LoadBytes("one.json", synthetic(t, 1))
+	one, err := ir.LoadBytes("one.json", synthetic(t, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	twenty, err := gen.LoadBytes("twenty.json", synthetic(t, 20))
+	twenty, err := ir.LoadBytes("twenty.json", synthetic(t, 20))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshgen/dshgen/gen/conformance"
-	"github.com/dshgen/dshgen/gen/corpus"
-	"github.com/dshgen/dshgen/gen/validate"
+	"github.com/dshgen/dshgen/gen/wire/conformance"
+	"github.com/dshgen/dshgen/gen/wire/corpus"
+	"github.com/dshgen/dshgen/gen/wire/validate"
 )
 
 // driverDir is where the round-trip drivers live (relative to the

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshgen/dshgen/gen/diff"
+	"github.com/dshgen/dshgen/gen/wire/diff"
 )
 
 // diffCmd is `dshgen diff OLD NEW`: which changes between two schema
@@ -25,7 +25,7 @@ JSON pointer in both files, its rule id and its category:
 Each side is a schema file, or REV:path for the file at a git revision of the
 repository the current directory is in (HEAD~1:schema/dsh-sdk-protocol.schema.json);
 files it $refs are read from the same revision. The rules are listed in
-gen/diff/RULES.md.
+gen/wire/diff/RULES.md.
 
 Exit status: 1 when a change of the --fail-on category or worse is found
 (wire: wire-breaking-*; code: also code-breaking and any change that breaks

@@ -13,11 +13,11 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
 
-	"github.com/dshgen/dshgen/gen"
-	"github.com/dshgen/dshgen/gen/conformance"
-	"github.com/dshgen/dshgen/gen/golang"
-	"github.com/dshgen/dshgen/gen/python"
-	"github.com/dshgen/dshgen/gen/typescript"
+	"github.com/dshgen/dshgen/gen/emit/golang"
+	"github.com/dshgen/dshgen/gen/emit/python"
+	"github.com/dshgen/dshgen/gen/emit/typescript"
+	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/wire/conformance"
 	"github.com/dshgen/dshgen/schema"
 )
 
@@ -31,7 +31,7 @@ var version = "0.1.0"
 // emitters are the target languages, by --lang name, in output order.
 var emitters = []struct {
 	lang string
-	emit func(*gen.Model, gen.Options) ([]gen.File, error)
+	emit func(*ir.Model, ir.Options) ([]ir.File, error)
 }{
 	{"go", golang.Emit},
 	{"python", python.Emit},
@@ -40,17 +40,17 @@ var emitters = []struct {
 
 // loadSchema loads the schema at path, or the shipped one when path is the
 // default and the file is not there (dshgen run outside the repository).
-func loadSchema(path string) (*gen.Model, error) {
+func loadSchema(path string) (*ir.Model, error) {
 	if path == schema.Path {
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return gen.LoadBytes(schema.FileName, schema.Bytes())
+			return ir.LoadBytes(schema.FileName, schema.Bytes())
 		}
 	}
-	return gen.Load(path)
+	return ir.Load(path)
 }
 
 // generateAll runs the selected emitters and returns every file, sorted.
-func generateAll(m *gen.Model, langs []string, o gen.Options) ([]gen.File, error) {
+func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
 	want := map[string]bool{}
 	for _, l := range langs {
 		want[strings.TrimSpace(l)] = true
@@ -65,7 +65,7 @@ func generateAll(m *gen.Model, langs []string, o gen.Options) ([]gen.File, error
 		}
 	}
 	// The emitters only read the model: run them side by side.
-	results := make([][]gen.File, len(emitters))
+	results := make([][]ir.File, len(emitters))
 	errs := make([]error, len(emitters))
 	var wg sync.WaitGroup
 	for i, e := range emitters {
@@ -79,7 +79,7 @@ func generateAll(m *gen.Model, langs []string, o gen.Options) ([]gen.File, error
 		}()
 	}
 	wg.Wait()
-	var files []gen.File
+	var files []ir.File
 	for i, e := range emitters {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("%s emitter: %w", e.lang, errs[i])
@@ -119,7 +119,7 @@ command that fixes it, and exits 1.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			o := gen.Options{Package: pkg, Version: version}
+			o := ir.Options{Package: pkg, Version: version}
 			files, err := generateAll(m, langs, o)
 			if err != nil {
 				return usageErr(err)
@@ -131,7 +131,7 @@ command that fixes it, and exits 1.`,
 					vectorsDir = defaultVectors
 				}
 			}
-			var vectors []gen.File
+			var vectors []ir.File
 			if vectorsDir != "" {
 				set, err := conformance.Generate(m)
 				if err != nil {
@@ -148,11 +148,11 @@ command that fixes it, and exits 1.`,
 				}
 				return err
 			}
-			if err := gen.WriteFiles(outDir, files, true); err != nil {
+			if err := ir.WriteFiles(outDir, files, true); err != nil {
 				return usageErr(fmt.Errorf("writing %s: %w", outDir, err))
 			}
 			if vectorsDir != "" {
-				if err := gen.WriteFiles(vectorsDir, vectors, false); err != nil {
+				if err := ir.WriteFiles(vectorsDir, vectors, false); err != nil {
 					return usageErr(fmt.Errorf("writing %s: %w", vectorsDir, err))
 				}
 			}
@@ -173,7 +173,7 @@ command that fixes it, and exits 1.`,
 }
 
 // checkDrift compares files with what is under dir and reports drift.
-func checkDrift(cmd *cobra.Command, dir string, files []gen.File, schemaPath string, langs []string) error {
+func checkDrift(cmd *cobra.Command, dir string, files []ir.File, schemaPath string, langs []string) error {
 	out := cmd.OutOrStdout()
 	stale := 0
 	for _, f := range files {
@@ -188,7 +188,7 @@ func checkDrift(cmd *cobra.Command, dir string, files []gen.File, schemaPath str
 		stale++
 		fmt.Fprint(out, udiff.Unified("a/"+filepath.ToSlash(p), "b/"+filepath.ToSlash(p), string(old), string(f.Data)))
 	}
-	for _, p := range gen.StaleFiles(dir, files) {
+	for _, p := range ir.StaleFiles(dir, files) {
 		stale++
 		fmt.Fprintf(out, "stale file not generated from the schema: %s\n", p)
 	}

@@ -18,8 +18,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshgen/dshgen/gen/tap"
-	"github.com/dshgen/dshgen/gen/validate"
+	"github.com/dshgen/dshgen/gen/wire/tap"
+	"github.com/dshgen/dshgen/gen/wire/validate"
 	"github.com/dshgen/dshgen/schema"
 )
 
@@ -96,7 +96,7 @@ func init() {
 func runTap(cmd *cobra.Command, args []string) error {
 	o := tapOpts
 	if os.Getenv("GOMAXPROCS") == "" && !o.noValidate {
-		// Headroom for the validator's low-priority thread (gen/tap
+		// Headroom for the validator's low-priority thread (gen/wire/tap
 		// prio_linux.go): with a P per core, the forwarding goroutines would
 		// wait for the P that the OS-starved validator holds.
 		runtime.GOMAXPROCS(runtime.NumCPU() + 2)

@@ -1,7 +1,7 @@
 package main
 
 // Benchmarks of `dshgen tap` as a subprocess (the binary TestMain built),
-// with the helper servers of gen/tap/taptest run by this test binary:
+// with the helper servers of gen/wire/tap/taptest run by this test binary:
 //
 //	go test ./cmd/dshgen -run '^$' -bench Tap -benchtime 20000x -count 3
 //
@@ -43,7 +43,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgen/dshgen/gen/tap/taptest"
+	"github.com/dshgen/dshgen/gen/wire/tap/taptest"
 )
 
 type benchMode struct {

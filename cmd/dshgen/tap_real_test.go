@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgen/dshgen/gen/tap/taptest"
+	"github.com/dshgen/dshgen/gen/wire/tap/taptest"
 )
 
 // legitScenarios send only valid traffic; the others send invalid requests

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgen/dshgen/gen/tap/taptest"
+	"github.com/dshgen/dshgen/gen/wire/tap/taptest"
 )
 
 // dshgenBin is the dshgen binary built once for this test run by TestMain

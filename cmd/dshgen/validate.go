@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshgen/dshgen/gen"
-	"github.com/dshgen/dshgen/gen/frame"
-	"github.com/dshgen/dshgen/gen/validate"
+	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/wire/frame"
+	"github.com/dshgen/dshgen/gen/wire/validate"
 	"github.com/dshgen/dshgen/schema"
 )
 
@@ -55,12 +55,12 @@ input error.`,
 			if !ok || sev == validate.Info {
 				return usageErr(fmt.Errorf("--prompt-overlap must be error, warning or off, not %q", promptOverlap))
 			}
-			var dir gen.Direction
+			var dir ir.Direction
 			both := false
 			switch direction {
 			case "auto", "":
-			case string(gen.ClientToServer), string(gen.ServerToClient):
-				dir = gen.Direction(direction)
+			case string(ir.ClientToServer), string(ir.ServerToClient):
+				dir = ir.Direction(direction)
 			case "both":
 				both = true
 			default:

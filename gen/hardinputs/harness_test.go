@@ -20,9 +20,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgen/dshgen/gen"
-	"github.com/dshgen/dshgen/gen/corpus"
-	"github.com/dshgen/dshgen/gen/python"
+	"github.com/dshgen/dshgen/gen/emit/python"
+	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/wire/corpus"
 )
 
 // The harness: TestMain builds dshgen, finds the languages its generate
@@ -98,7 +98,7 @@ func setup() (int, error) {
 		}
 	}
 	if !registered("python") {
-		notes = append(notes, "--lang python is not registered in `dshgen generate`: the Python bindings were generated in-process with gen/python.Emit (the emitter the CLI will register) and checked the same way")
+		notes = append(notes, "--lang python is not registered in `dshgen generate`: the Python bindings were generated in-process with gen/emit/python.Emit (the emitter the CLI will register) and checked the same way")
 	}
 	if registered("ts") {
 		if tscJS, err = findTSC(); err != nil {
@@ -271,7 +271,7 @@ func runCmd(dir string, env []string, timeout time.Duration, name string, args .
 
 // generate runs `dshgen generate --schema schema --out out` (every
 // registered language) and, when the CLI does not register Python, writes
-// the Python bindings with gen/python.Emit beside them. It returns the CLI's
+// the Python bindings with gen/emit/python.Emit beside them. It returns the CLI's
 // result and the in-process Python error (nil when not used or fine).
 func generate(t *testing.T, schema, out string, timeout time.Duration, extra ...string) (result, error) {
 	t.Helper()
@@ -280,15 +280,15 @@ func generate(t *testing.T, schema, out string, timeout time.Duration, extra ...
 	if r.code != 0 || registered("python") {
 		return r, nil
 	}
-	m, err := gen.Load(schema)
+	m, err := ir.Load(schema)
 	if err != nil {
-		return r, fmt.Errorf("gen.Load after the CLI succeeded: %w", err)
+		return r, fmt.Errorf("ir.Load after the CLI succeeded: %w", err)
 	}
-	files, err := python.Emit(m, gen.Options{Version: "test"})
+	files, err := python.Emit(m, ir.Options{Version: "test"})
 	if err != nil {
-		return r, fmt.Errorf("gen/python.Emit: %w", err)
+		return r, fmt.Errorf("gen/emit/python.Emit: %w", err)
 	}
-	if err := gen.WriteFiles(out, files, false); err != nil {
+	if err := ir.WriteFiles(out, files, false); err != nil {
 		return r, fmt.Errorf("writing the Python files: %w", err)
 	}
 	return r, nil

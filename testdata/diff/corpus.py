@@ -8,9 +8,9 @@ mutation to the old and/or the new copy. A case named after a rule id shows
 that rule; cases starting with "x-" show one more piece of reasoning.
 
     python3 testdata/diff/corpus.py          # rewrite old.json/new.json of every case
-    go test ./gen/diff -run TestCorpus -update  # then rewrite the expected.txt reports
+    go test ./gen/wire/diff -run TestCorpus -update  # then rewrite the expected.txt reports
 
-The Go test (gen/diff/diff_test.go) checks that every rule has a case whose
+The Go test (gen/wire/diff/diff_test.go) checks that every rule has a case whose
 report contains it. Stdlib only; run from anywhere.
 """
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Benchmarks of `dshgen tap` (numbers for gen/tap/BENCH.md): round-trip latency per frame with
+# Benchmarks of `dshgen tap` (numbers for gen/wire/tap/BENCH.md): round-trip latency per frame with
 # and without the tap, and throughput of real frames through the tap with validation on.
 #
 #   testdata/tap/bench.sh [count]      # default count 5; run from anywhere in the repository

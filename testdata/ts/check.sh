@@ -8,7 +8,7 @@
 #      the node test with the same options: 0 errors;
 #   3. runs the node test over the shared fixture corpus (node --test) and
 #      prints its summary;
-#   4. runs the Go tests of gen/typescript that compile the emitter's output
+#   4. runs the Go tests of gen/emit/typescript that compile the emitter's output
 #      for every golden schema and the shipped one with tsc (they skip when
 #      TypeScript is not installed, as before npm ci on a fresh machine).
 # Exits non-zero when any step fails. Needs node >= 20 and npm on PATH; the
@@ -32,8 +32,8 @@ failed=()
 step "tsc -p out/ts --noEmit"
 "${tsc[@]}" -p "$repo/out/ts/tsconfig.json" --noEmit || failed+=("tsc out/ts")
 
-step "go test ./gen/typescript -run 'TestTSC|TestCase07' (golden schemas and the shipped one, compiled by tsc)"
-(cd "$repo" && DSHGEN_REQUIRE_TSC=1 go test -count=1 -run 'TestTSC|TestCase07' ./gen/typescript) || failed+=("go test ./gen/typescript (tsc)")
+step "go test ./gen/emit/typescript -run 'TestTSC|TestCase07' (golden schemas and the shipped one, compiled by tsc)"
+(cd "$repo" && DSHGEN_REQUIRE_TSC=1 go test -count=1 -run 'TestTSC|TestCase07' ./gen/emit/typescript) || failed+=("go test ./gen/emit/typescript (tsc)")
 
 step "tsc -p testdata/ts/tsconfig.compat.json (published protocol types <-> ours, see COMPAT.md)"
 for name in HarnessSdkRequestMap HarnessSdkNotificationMap; do

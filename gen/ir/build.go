@@ -1,0 +1,855 @@
+package ir
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// typeAt returns the named type defined at at, building it on first use.
+// The type is registered before its members are built, so recursion through
+// members resolves to the same *Type.
+func (l *loader) typeAt(at loc) *Type {
+	if t, ok := l.types[at.key()]; ok {
+		return t
+	}
+	n := at.node()
+	name := ""
+	if isDefLoc(at) {
+		name = defName(at)
+	}
+	if n != nil && n.kind == nObject && n.strOf("title") != "" && !isDefLoc(at) {
+		name = n.strOf("title")
+	}
+	return l.newType(at, n, name)
+}
+
+// newType registers and builds a named type called name at at.
+func (l *loader) newType(at loc, n *node, name string) *Type {
+	t := &Type{Name: name, Pointer: l.pointerOf(at)}
+	l.types[at.key()] = t
+	l.typeLocs[t] = at
+	if n == nil {
+		l.problem(at, "no schema here", "")
+		t.Kind, t.Alias = KindAlias, &TypeRef{Kind: RefJSON}
+		return t
+	}
+	t.Names = typeNames(name, overridesOf(n))
+	if n.kind == nObject {
+		t.Description = n.strOf("description")
+	}
+	l.fill(t, at, n)
+	return t
+}
+
+// schema shape helpers -------------------------------------------------------
+
+// typeList returns the "type" keyword as a list and whether it includes null.
+func typeList(n *node) ([]string, bool) {
+	tn := n.get("type")
+	if tn == nil {
+		return nil, false
+	}
+	var out []string
+	null := false
+	add := func(s string) {
+		if s == "null" {
+			null = true
+			return
+		}
+		out = append(out, s)
+	}
+	if tn.kind == nString {
+		add(tn.str)
+	} else if tn.kind == nArray {
+		for _, it := range tn.items {
+			if it.kind == nString {
+				add(it.str)
+			}
+		}
+	}
+	return out, null
+}
+
+// unionKeyword returns "oneOf" or "anyOf" when n is a union node.
+func unionKeyword(n *node) string {
+	for _, k := range []string{"oneOf", "anyOf"} {
+		if v := n.get(k); v != nil && v.kind == nArray && len(v.items) > 0 {
+			return k
+		}
+	}
+	return ""
+}
+
+// isNullSchema reports whether n only allows null.
+func isNullSchema(n *node) bool {
+	if n == nil || n.kind != nObject {
+		return false
+	}
+	ts, null := typeList(n)
+	if null && len(ts) == 0 {
+		return true
+	}
+	if c := n.get("const"); c != nil && c.kind == nNull {
+		return true
+	}
+	return false
+}
+
+// jsonTypeOf returns the one JSON type a (dereferenced) branch accepts, or "".
+func jsonTypeOf(n *node) string {
+	if n == nil || n.kind != nObject {
+		return ""
+	}
+	if c := n.get("const"); c != nil {
+		return [...]string{"null", "boolean", "number", "string", "array", "object"}[c.kind]
+	}
+	if e := n.get("enum"); e != nil && e.kind == nArray && len(e.items) > 0 {
+		k := e.items[0].kind
+		for _, it := range e.items {
+			if it.kind != k {
+				return ""
+			}
+		}
+		return [...]string{"null", "boolean", "number", "string", "array", "object"}[k]
+	}
+	ts, null := typeList(n)
+	if len(ts) == 1 && !null {
+		if ts[0] == "integer" {
+			return "number"
+		}
+		return ts[0]
+	}
+	if len(ts) == 0 && (n.has("properties") || n.has("additionalProperties") || n.has("required")) {
+		return "object"
+	}
+	if len(ts) == 0 && n.has("items") {
+		return "array"
+	}
+	return ""
+}
+
+// isJSONValueUnion reports whether the union branches accept every JSON
+// value: null, boolean, number, string, array and object (of anything).
+func (l *loader) isJSONValueUnion(at loc, kw string, n *node) bool {
+	seen := map[string]bool{}
+	for i, b := range n.get(kw).items {
+		_, bn := l.deref(at.child(kw, i), b)
+		if bn == nil || bn.kind != nObject {
+			return false
+		}
+		if bn.has("properties") || bn.has("required") || bn.has("const") || bn.has("enum") {
+			return false
+		}
+		ts, null := typeList(bn)
+		if null {
+			seen["null"] = true
+		}
+		for _, t := range ts {
+			if t == "integer" {
+				t = "integer-only"
+			}
+			seen[t] = true
+		}
+	}
+	for _, t := range []string{"null", "boolean", "number", "string", "array", "object"} {
+		if !seen[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// fill decides a named type's kind and builds it.
+func (l *loader) fill(t *Type, at loc, n *node) {
+	if n.kind == nBool {
+		if !n.b {
+			l.problem(at, "the false schema accepts nothing and cannot be a type", "")
+		}
+		t.Kind, t.Alias = KindAlias, &TypeRef{Kind: RefJSON}
+		return
+	}
+	if n.kind != nObject {
+		l.problem(at, "a schema must be an object or a boolean", "")
+		t.Kind, t.Alias = KindAlias, &TypeRef{Kind: RefJSON}
+		return
+	}
+	if n.has("$ref") {
+		// A named alias of another schema.
+		r := l.use(at, n, t.Name)
+		t.Kind, t.Alias = KindAlias, &r
+		return
+	}
+	if kw := unionKeyword(n); kw != "" {
+		switch {
+		case l.isJSONValueUnion(at, kw, n):
+			t.Kind, t.Alias = KindAlias, &TypeRef{Kind: RefJSON}
+		case l.constStrings(at, kw, n) != nil:
+			t.Kind = KindEnum
+			for i, v := range l.constStrings(at, kw, n) {
+				t.Enum = append(t.Enum, &EnumValue{Value: v, Pointer: l.pointerOf(at.child(kw, i))})
+			}
+			l.enumNames(t, at, n)
+		default:
+			branches, nullable := l.nonNullBranches(at, kw, n)
+			if len(branches) == 1 {
+				r := l.use(branches[0].at, branches[0].n, t.Name+"Value")
+				r.Nullable = r.Nullable || nullable
+				t.Kind, t.Alias = KindAlias, &r
+				return
+			}
+			if nullable {
+				l.problem(at.child(kw), "a named union cannot include null", "remove the null branch here and allow null where the union is used ({\"anyOf\": [{\"$ref\": ...}, {\"type\": \"null\"}]})")
+			}
+			t.Kind = KindUnion
+			l.union(t, at, n, kw, branches)
+		}
+		return
+	}
+	if vals, ok := stringEnum(n); ok {
+		t.Kind = KindEnum
+		for i, v := range vals {
+			p := at.child("enum", i)
+			if !n.has("enum") {
+				p = at.child("const")
+			}
+			t.Enum = append(t.Enum, &EnumValue{Value: v, Pointer: l.pointerOf(p)})
+		}
+		l.enumNames(t, at, n)
+		return
+	}
+	ts, _ := typeList(n)
+	isObj := (len(ts) == 1 && ts[0] == "object") || (len(ts) == 0 && n.has("properties"))
+	if isObj && (n.has("properties") || n.has("required")) {
+		t.Kind = KindObject
+		l.object(t, at, n)
+		return
+	}
+	r := l.shapeRef(at, n, t.Name+"Value")
+	t.Kind, t.Alias = KindAlias, &r
+}
+
+// stringEnum returns the values of a string enum or a string const.
+func stringEnum(n *node) ([]string, bool) {
+	if c := n.get("const"); c != nil {
+		if c.kind == nString {
+			return []string{c.str}, true
+		}
+		return nil, false
+	}
+	e := n.get("enum")
+	if e == nil || e.kind != nArray || len(e.items) == 0 {
+		return nil, false
+	}
+	var out []string
+	for _, it := range e.items {
+		if it.kind != nString {
+			return nil, false
+		}
+		out = append(out, it.str)
+	}
+	return out, true
+}
+
+// constStrings returns the values when every union branch is a string const.
+func (l *loader) constStrings(at loc, kw string, n *node) []string {
+	var out []string
+	for i, b := range n.get(kw).items {
+		_, bn := l.deref(at.child(kw, i), b)
+		if bn == nil || bn.kind != nObject {
+			return nil
+		}
+		c := bn.get("const")
+		if c == nil || c.kind != nString || bn.has("properties") {
+			return nil
+		}
+		out = append(out, c.str)
+	}
+	return out
+}
+
+type branch struct {
+	at    loc // where the branch is written (…/oneOf/i)
+	n     *node
+	index int
+}
+
+// nonNullBranches returns the union's branches other than a null-only one.
+func (l *loader) nonNullBranches(at loc, kw string, n *node) ([]branch, bool) {
+	var out []branch
+	nullable := false
+	for i, b := range n.get(kw).items {
+		_, bn := l.deref(at.child(kw, i), b)
+		if isNullSchema(bn) {
+			nullable = true
+			continue
+		}
+		out = append(out, branch{at.child(kw, i), b, i})
+	}
+	return out, nullable
+}
+
+// enumNames computes the Go constant names of an enum's values.
+func (l *loader) enumNames(t *Type, at loc, n *node) {
+	var custom []string
+	if xn := n.get("x-enum-names"); xn != nil && xn.kind == nArray {
+		for _, it := range xn.items {
+			custom = append(custom, it.str)
+		}
+		if len(custom) != len(t.Enum) {
+			l.problem(at.child("x-enum-names"), fmt.Sprintf("x-enum-names has %d names for %d values", len(custom), len(t.Enum)), "")
+			custom = nil
+		}
+	}
+	for i, v := range t.Enum {
+		base := v.Value
+		if custom != nil {
+			base = custom[i]
+		}
+		v.Names[LangGo] = t.Names[LangGo] + goPascal(base)
+		v.Names[LangPython] = upperSnake(base)
+		v.Names[LangTS] = pascal(base)
+		if goPascal(base) == "" {
+			l.problem(loc{at.d, fragOf(v.Pointer)},
+				fmt.Sprintf("enum value %q has no letter or digit to name a constant after", v.Value),
+				"add \"x-enum-names\": [...] beside the enum with one identifier per value")
+		}
+	}
+}
+
+// object builds a KindObject type's fields.
+func (l *loader) object(t *Type, at loc, n *node) {
+	required := map[string]bool{}
+	if rq := n.get("required"); rq != nil && rq.kind == nArray {
+		for _, it := range rq.items {
+			required[it.str] = true
+		}
+	}
+	props := n.get("properties")
+	declared := map[string]bool{}
+	if props != nil && props.kind == nObject {
+		for _, key := range props.keys {
+			p := props.vals[key]
+			pat := at.child("properties", key)
+			declared[key] = true
+			f := &Field{Wire: key, Pointer: l.pointerOf(pat), Required: required[key]}
+			f.Names = fieldNames(key, overridesOf(p))
+			if p.kind == nObject {
+				f.Description = p.strOf("description")
+			}
+			_, pn := l.deref(pat, p)
+			if c := pn.get("const"); c != nil && !isNamed(pat, p) {
+				s := c.compact()
+				f.Const = &s
+				f.Type = TypeRef{Kind: primitiveOf(c)}
+			} else {
+				f.Type = l.use(pat, p, t.Name+pascal(key))
+			}
+			t.Fields = append(t.Fields, f)
+		}
+	}
+	if rq := n.get("required"); rq != nil && rq.kind == nArray {
+		for i, it := range rq.items {
+			if !declared[it.str] {
+				l.problem(at.child("required", i), fmt.Sprintf("required member %q is not declared in properties, so no binding can type it", it.str), "declare it under properties")
+			}
+		}
+	}
+	ap := n.get("additionalProperties")
+	if ap == nil {
+		if up := n.get("unevaluatedProperties"); up != nil && up.kind == nBool && !up.b {
+			t.Closed = true
+		}
+		return
+	}
+	if ap.kind == nBool {
+		t.Closed = !ap.b
+		return
+	}
+	r := l.use(at.child("additionalProperties"), ap, t.Name+"Value")
+	if r.Kind != RefJSON {
+		t.Extra = &r
+	}
+}
+
+// primitiveOf returns the RefKind of a const value.
+func primitiveOf(c *node) RefKind {
+	switch c.kind {
+	case nString:
+		return RefString
+	case nBool:
+		return RefBoolean
+	case nNumber:
+		if strings.ContainsAny(c.num.String(), ".eE") {
+			return RefNumber
+		}
+		return RefInteger
+	case nNull:
+		return RefNull
+	}
+	return RefJSON
+}
+
+// use converts one use of a schema (a property, an item, a branch) into a
+// TypeRef. Named things become RefNamed; anonymous ones must be expressible
+// without a name (primitives, arrays, maps, JSON values, nullable forms).
+//
+// hint names an anonymous object or union met here (derived from the
+// enclosing type and member: TurnStartEvent + data → TurnStartEventData);
+// "" means no name can be derived, and such a schema is an error.
+func (l *loader) use(at loc, n *node, hint string) TypeRef {
+	l.depth++
+	defer func() { l.depth-- }()
+	if l.depth > 128 {
+		l.problem(at, "schema nesting too deep (a $ref loop through non-$defs locations?)", "")
+		return TypeRef{Kind: RefJSON}
+	}
+	if n == nil {
+		return TypeRef{Kind: RefJSON}
+	}
+	if n.kind == nBool {
+		return TypeRef{Kind: RefJSON}
+	}
+	if n.kind != nObject {
+		l.problem(at, "a schema must be an object or a boolean", "")
+		return TypeRef{Kind: RefJSON}
+	}
+	if ref := n.strOf("$ref"); ref != "" {
+		target, err := l.refTarget(at.d, ref)
+		if err != nil {
+			l.problem(at.child("$ref"), err.Error(), "")
+			return TypeRef{Kind: RefJSON}
+		}
+		tn := target.node()
+		if tn == nil {
+			return TypeRef{Kind: RefJSON}
+		}
+		if isNamed(target, tn) {
+			return TypeRef{Kind: RefNamed, Named: l.typeAt(target)}
+		}
+		return l.use(target, tn, hint)
+	}
+	if isNamed(at, n) {
+		return TypeRef{Kind: RefNamed, Named: l.typeAt(at)}
+	}
+	return l.shapeRef(at, n, hint)
+}
+
+// anonymous names an anonymous object or union at at after hint, or reports
+// that it needs a name.
+func (l *loader) anonymous(at loc, n *node, hint, what string) TypeRef {
+	if hint == "" {
+		l.problem(at, what+" needs a name", "give it a \"title\" or move it to $defs and $ref it")
+		return TypeRef{Kind: RefJSON}
+	}
+	if t, ok := l.types[at.key()]; ok {
+		return TypeRef{Kind: RefNamed, Named: t}
+	}
+	return TypeRef{Kind: RefNamed, Named: l.newType(at, n, hint)}
+}
+
+// shapeRef converts an anonymous schema (no $ref, no name) into a TypeRef.
+func (l *loader) shapeRef(at loc, n *node, hint string) TypeRef {
+	if kw := unionKeyword(n); kw != "" {
+		if l.isJSONValueUnion(at, kw, n) {
+			return TypeRef{Kind: RefJSON}
+		}
+		branches, nullable := l.nonNullBranches(at, kw, n)
+		if len(branches) == 1 {
+			r := l.use(branches[0].at, branches[0].n, hint)
+			r.Nullable = r.Nullable || nullable
+			return r
+		}
+		if vals := l.constStrings(at, kw, n); vals != nil {
+			return TypeRef{Kind: RefString, Enum: vals}
+		}
+		return l.anonymous(at, n, hint, "an inline union")
+	}
+	ts, nullable := typeList(n)
+	if vals, ok := stringEnum(n); ok {
+		return TypeRef{Kind: RefString, Enum: vals, Nullable: nullable}
+	}
+	if e := n.get("enum"); e != nil && e.kind == nArray {
+		// An enum mixing null with strings is a nullable string enum.
+		var vals []string
+		ok := true
+		for _, it := range e.items {
+			switch it.kind {
+			case nString:
+				vals = append(vals, it.str)
+			case nNull:
+				nullable = true
+			default:
+				ok = false
+			}
+		}
+		if ok && len(vals) > 0 {
+			return TypeRef{Kind: RefString, Enum: vals, Nullable: nullable}
+		}
+		l.problem(at.child("enum"), "only string enums (optionally with null) are supported", "")
+		return TypeRef{Kind: RefJSON}
+	}
+	if c := n.get("const"); c != nil {
+		return TypeRef{Kind: primitiveOf(c)}
+	}
+	if len(ts) > 1 {
+		l.problem(at.child("type"), fmt.Sprintf("a type list %v is not supported (only one type, optionally with \"null\")", ts), "use oneOf with named branches")
+		return TypeRef{Kind: RefJSON}
+	}
+	kind := ""
+	if len(ts) == 1 {
+		kind = ts[0]
+	} else if nullable {
+		return TypeRef{Kind: RefNull}
+	} else if n.has("properties") || n.has("required") || n.has("additionalProperties") {
+		kind = "object"
+	} else if n.has("items") {
+		kind = "array"
+	}
+	var r TypeRef
+	switch kind {
+	case "string":
+		r = TypeRef{Kind: RefString}
+	case "integer":
+		r = TypeRef{Kind: RefInteger}
+	case "number":
+		r = TypeRef{Kind: RefNumber}
+	case "boolean":
+		r = TypeRef{Kind: RefBoolean}
+	case "array":
+		if n.has("prefixItems") {
+			l.problem(at.child("prefixItems"), "tuples (prefixItems) are not supported", "use items with one schema")
+		}
+		elem := TypeRef{Kind: RefJSON}
+		if it := n.get("items"); it != nil {
+			elem = l.use(at.child("items"), it, suffixed(hint, "Item"))
+		}
+		r = TypeRef{Kind: RefArray, Elem: &elem}
+	case "object":
+		if p := n.get("properties"); (p != nil && len(p.keys) > 0) || n.has("required") {
+			return l.anonymous(at, n, hint, "an inline object with properties")
+		}
+		elem := TypeRef{Kind: RefJSON}
+		if ap := n.get("additionalProperties"); ap != nil && ap.kind == nObject {
+			elem = l.use(at.child("additionalProperties"), ap, suffixed(hint, "Value"))
+		}
+		r = TypeRef{Kind: RefMap, Elem: &elem}
+	default:
+		r = TypeRef{Kind: RefJSON}
+	}
+	r.Nullable = nullable
+	return r
+}
+
+// union builds a KindUnion type from its non-null branches.
+func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
+	u := &Union{Keyword: kw, FallbackIndex: -1}
+	t.Union = u
+	var bs []binfo
+	for _, b := range branches {
+		tat, tn := l.deref(b.at, b.n)
+		bs = append(bs, binfo{b, tat, tn, jsonTypeOf(tn)})
+	}
+	allObjects := true
+	for _, b := range bs {
+		if b.js != "object" {
+			allObjects = false
+		}
+	}
+	if allObjects {
+		if tag := l.findTag(n, bs); tag != "" {
+			u.Tag, u.By = tag, ByTag
+			seen := map[string]string{}
+			var known []string
+			for _, b := range bs {
+				p := b.tn.get("properties").get(tag)
+				if isFallbackTag(p) {
+					if u.Open {
+						l.problem(b.at, "a union may have only one fallback branch", "")
+						continue
+					}
+					u.Open, u.FallbackIndex, u.FallbackPointer = true, b.index, l.pointerOf(b.at)
+					if isNamed(b.tat, b.tn) {
+						ft := l.typeAt(b.tat)
+						l.fallback[ft] = t
+						u.Unknown = ft.Names
+						u.UnknownType = ft
+					}
+					continue
+				}
+				_, pn := l.deref(b.tat.child("properties", tag), p)
+				val := pn.get("const").str
+				if prev, dup := seen[val]; dup {
+					l.problem(b.at, fmt.Sprintf("tag %s=%q is already used by branch %s", tag, val, prev), "give every branch its own tag value")
+					continue
+				}
+				seen[val] = b.at.ptr
+				known = append(known, val)
+				v := &Variant{TagValue: val, Index: b.index, Pointer: l.pointerOf(b.at), JSONType: "object"}
+				v.Names = Names{goPascal(val), pascal(val), pascal(val)}
+				if isNamed(b.tat, b.tn) {
+					v.Type = l.typeAt(b.tat)
+				} else {
+					v.Type = l.newType(b.tat, b.tn, t.Name+pascal(val))
+				}
+				u.Variants = append(u.Variants, v)
+			}
+			if u.Open {
+				fb := byIndex(bs, u.FallbackIndex)
+				l.checkFallbackEnum(fb.tat, fb.tn, tag, known)
+			}
+			if u.UnknownType == nil {
+				u.Unknown = typeNames(t.Name+"Unknown", overrides{})
+			}
+			return
+		}
+	}
+	// By JSON type: branches of distinct JSON types.
+	distinct := map[string]bool{}
+	okTypes := true
+	for _, b := range bs {
+		if b.js == "" || distinct[b.js] {
+			okTypes = false
+			break
+		}
+		distinct[b.js] = true
+	}
+	if okTypes {
+		u.By = ByJSONType
+		for _, b := range bs {
+			v := &Variant{TagValue: b.js, JSONType: b.js, Index: b.index, Pointer: l.pointerOf(b.at)}
+			switch {
+			case isNamed(b.tat, b.tn):
+				v.Type = l.typeAt(b.tat)
+			case b.js == "object" && b.tn.has("properties"):
+				l.problem(b.at, "this union branch has no name", "give it a \"title\", move it to $defs and $ref it, or give the branches a const tag member")
+				continue
+			default:
+				suffix := b.js
+				if ts, _ := typeList(b.tn); len(ts) == 1 {
+					suffix = ts[0]
+				}
+				if c := b.tn.get("const"); c != nil && c.kind == nString {
+					suffix = c.str
+				}
+				v.Type = l.newType(b.tat, b.tn, t.Name+pascal(suffix))
+			}
+			v.Names = v.Type.Names
+			u.Variants = append(u.Variants, v)
+		}
+		return
+	}
+	// By shape: closed objects told apart by their required members.
+	if allObjects && l.shapeDistinct(bs2nodes(bs)) {
+		u.By = ByShape
+		for _, b := range bs {
+			if !isNamed(b.tat, b.tn) {
+				l.problem(b.at, "this union branch has no name", "give it a \"title\", move it to $defs and $ref it, or give the branches a const tag member so names come from tag values")
+				continue
+			}
+			v := &Variant{JSONType: "object", Index: b.index, Pointer: l.pointerOf(b.at), Type: l.typeAt(b.tat)}
+			v.Names = v.Type.Names
+			v.TagValue = v.Type.Name
+			if rq := b.tn.get("required"); rq != nil {
+				for _, it := range rq.items {
+					v.Required = append(v.Required, it.str)
+				}
+			}
+			u.Variants = append(u.Variants, v)
+		}
+		return
+	}
+	var unnamed []branch
+	for _, b := range bs {
+		if !isNamed(b.tat, b.tn) {
+			unnamed = append(unnamed, b.branch)
+		}
+	}
+	for _, b := range unnamed {
+		l.problem(b.at, "this union branch has no name", "give it a \"title\", move it to $defs and $ref it, or give the branches a const tag member so names come from tag values")
+	}
+	l.problem(at.child(kw), "cannot tell the branches of this union apart", "give every branch a required const tag member, make the branches distinct JSON types, or make them closed objects (additionalProperties: false) that each require a member no other branch declares")
+}
+
+// binfo is a union branch with its dereferenced target and JSON type.
+type binfo struct {
+	branch
+	tat loc   // dereferenced location
+	tn  *node // dereferenced node
+	js  string
+}
+
+func bs2nodes(xs []binfo) []*node {
+	out := make([]*node, len(xs))
+	for i, x := range xs {
+		out[i] = x.tn
+	}
+	return out
+}
+
+// byIndex returns the branch whose oneOf/anyOf index is idx.
+func byIndex(bs []binfo, idx int) binfo {
+	for _, b := range bs {
+		if b.index == idx {
+			return b
+		}
+	}
+	return bs[0]
+}
+
+// isFallbackTag reports whether a tag property schema is the open-union
+// fallback form {"type": "string", "not": {"enum": [...]}}.
+func isFallbackTag(p *node) bool {
+	if p == nil || p.kind != nObject {
+		return false
+	}
+	nt := p.get("not")
+	return nt != nil && nt.get("enum") != nil && !p.has("const")
+}
+
+// findTag returns the tag member of an all-object union, or "".
+func (l *loader) findTag(n *node, branches []binfo) string {
+	if d := n.get("discriminator"); d != nil {
+		if pn := d.strOf("propertyName"); pn != "" {
+			return pn
+		}
+	}
+	var cands map[string]bool
+	tagged := 0
+	for _, bi := range branches {
+		b := bi.tn
+		props := b.get("properties")
+		own := map[string]bool{}
+		rq := map[string]bool{}
+		if r := b.get("required"); r != nil {
+			for _, it := range r.items {
+				rq[it.str] = true
+			}
+		}
+		fallbackOnly := false
+		if props != nil {
+			for _, k := range props.keys {
+				p := props.vals[k]
+				_, pn := l.deref(bi.tat.child("properties", k), p)
+				if pn != nil && pn.get("const") != nil && pn.get("const").kind == nString && rq[k] {
+					own[k] = true
+				}
+				if isFallbackTag(p) {
+					fallbackOnly = true
+				}
+			}
+		}
+		if len(own) == 0 && fallbackOnly {
+			continue // the fallback branch does not vote
+		}
+		tagged++
+		if cands == nil {
+			cands = own
+			continue
+		}
+		for k := range cands {
+			if !own[k] {
+				delete(cands, k)
+			}
+		}
+	}
+	// A discriminator tells branches apart: its values must differ.
+	for k := range cands {
+		vals := map[string]bool{}
+		for _, bi := range branches {
+			if c := bi.tn.get("properties").get(k).get("const"); c != nil {
+				if vals[c.str] {
+					delete(cands, k)
+					break
+				}
+				vals[c.str] = true
+			}
+		}
+	}
+	if tagged == 0 || len(cands) == 0 {
+		return ""
+	}
+	if len(cands) == 1 {
+		for k := range cands {
+			return k
+		}
+	}
+	for _, pref := range []string{"type", "kind", "op", "mode", "operation"} {
+		if cands[pref] {
+			return pref
+		}
+	}
+	keys := make([]string, 0, len(cands))
+	for k := range cands {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys[0]
+}
+
+// checkFallbackEnum checks that the fallback's not-enum lists exactly the
+// known tags.
+func (l *loader) checkFallbackEnum(at loc, n *node, tag string, known []string) {
+	p := n.get("properties").get(tag)
+	e := p.get("not").get("enum")
+	listed := map[string]bool{}
+	for _, it := range e.items {
+		listed[it.str] = true
+	}
+	var missing, extra []string
+	k := map[string]bool{}
+	for _, v := range known {
+		k[v] = true
+		if !listed[v] {
+			missing = append(missing, v)
+		}
+	}
+	for v := range listed {
+		if !k[v] {
+			extra = append(extra, v)
+		}
+	}
+	sort.Strings(extra)
+	if len(missing) > 0 || len(extra) > 0 {
+		l.problem(at.child("properties", tag, "not", "enum"),
+			fmt.Sprintf("the fallback branch's not-enum must list exactly the known tags (missing %v, not a branch %v)", missing, extra), "")
+	}
+}
+
+// shapeDistinct reports whether closed object branches each require a
+// member no other branch declares.
+func (l *loader) shapeDistinct(branches []*node) bool {
+	for i, b := range branches {
+		ap := b.get("additionalProperties")
+		if ap == nil || ap.kind != nBool || ap.b {
+			return false
+		}
+		rq := b.get("required")
+		if rq == nil {
+			return false
+		}
+		found := false
+		for _, it := range rq.items {
+			unique := true
+			for j, o := range branches {
+				if j != i && o.get("properties").has(it.str) {
+					unique = false
+				}
+			}
+			if unique {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func suffixed(hint, s string) string {
+	if hint == "" {
+		return ""
+	}
+	return hint + s
+}

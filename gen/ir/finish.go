@@ -1,0 +1,337 @@
+package ir
+
+import (
+	"fmt"
+	"go/token"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// finish fills the model's type list and cross links, then checks recursion
+// and names.
+func (l *loader) finish(m *Model) {
+	for _, t := range l.types {
+		m.Types = append(m.Types, t)
+	}
+	sort.Slice(m.Types, func(i, j int) bool {
+		if m.Types[i].Name != m.Types[j].Name {
+			return m.Types[i].Name < m.Types[j].Name
+		}
+		return m.Types[i].Pointer < m.Types[j].Pointer
+	})
+	for _, t := range m.Types {
+		m.byPointer[t.Pointer] = t
+		if u := l.fallback[t]; u != nil {
+			t.FallbackOf = u
+		}
+	}
+	for _, t := range m.Types {
+		if t.Kind == KindUnion {
+			for _, v := range t.Union.Variants {
+				if v.Type != nil {
+					v.Type.Unions = append(v.Type.Unions, t)
+				}
+			}
+		}
+	}
+	l.checkCycles(m)
+	l.checkNames(m)
+}
+
+// refsOf lists the named types a TypeRef mentions and whether the mention is
+// "by value" (required, not nullable, not inside an array or map).
+func refsOf(r *TypeRef, byValue bool, visit func(t *Type, byValue bool)) {
+	switch r.Kind {
+	case RefNamed:
+		visit(r.Named, byValue && !r.Nullable)
+	case RefArray, RefMap:
+		refsOf(r.Elem, false, visit)
+	}
+}
+
+// edges lists the named types t mentions directly.
+func edges(t *Type, visit func(u *Type, byValue bool)) {
+	switch t.Kind {
+	case KindObject:
+		for _, f := range t.Fields {
+			refsOf(&f.Type, f.Required, visit)
+		}
+		if t.Extra != nil {
+			refsOf(t.Extra, false, visit)
+		}
+	case KindAlias:
+		refsOf(t.Alias, true, visit)
+	case KindUnion:
+		for _, v := range t.Union.Variants {
+			if v.Type != nil {
+				visit(v.Type, false)
+			}
+		}
+	}
+}
+
+// checkCycles reports $ref cycles that describe nothing (alias → alias → …)
+// and by-value member cycles (no finite JSON value has them), and marks the
+// recursive types.
+func (l *loader) checkCycles(m *Model) {
+	// Alias chains.
+	reported := map[*Type]bool{}
+	for _, t := range m.Types {
+		var chain []*Type
+		seen := map[*Type]int{}
+		cur := t
+		for cur != nil && cur.Kind == KindAlias && cur.Alias.Kind == RefNamed {
+			if i, ok := seen[cur]; ok {
+				cyc := chain[i:]
+				if !reported[cyc[0]] {
+					for _, c := range cyc {
+						reported[c] = true
+					}
+					l.cycleProblem(cyc, "a $ref cycle with nothing in between: no JSON value can be checked against it")
+				}
+				break
+			}
+			seen[cur] = len(chain)
+			chain = append(chain, cur)
+			cur = cur.Alias.Named
+		}
+	}
+	// By-value cycles through required, non-nullable object members.
+	state := map[*Type]int{} // 0 new, 1 on stack, 2 done
+	var stack []*Type
+	var dfs func(t *Type)
+	dfs = func(t *Type) {
+		state[t] = 1
+		stack = append(stack, t)
+		edges(t, func(u *Type, byValue bool) {
+			if !byValue || t.Kind == KindUnion || u.Kind == KindUnion || reported[u] {
+				return
+			}
+			switch state[u] {
+			case 0:
+				dfs(u)
+			case 1:
+				for i, s := range stack {
+					if s == u {
+						cyc := append([]*Type{}, stack[i:]...)
+						if !reported[cyc[0]] {
+							for _, c := range cyc {
+								reported[c] = true
+							}
+							l.cycleProblem(cyc, "a cycle of required members: no finite JSON value has this shape")
+						}
+					}
+				}
+			}
+		})
+		stack = stack[:len(stack)-1]
+		state[t] = 2
+	}
+	for _, t := range m.Types {
+		if state[t] == 0 {
+			dfs(t)
+		}
+	}
+	// Recursive: t reaches itself through any mention.
+	for _, t := range m.Types {
+		seen := map[*Type]bool{}
+		var reach func(u *Type) bool
+		reach = func(u *Type) bool {
+			found := false
+			edges(u, func(v *Type, _ bool) {
+				if found {
+					return
+				}
+				if v == t {
+					found = true
+					return
+				}
+				if !seen[v] {
+					seen[v] = true
+					found = reach(v)
+				}
+			})
+			return found
+		}
+		t.Recursive = reach(t)
+	}
+}
+
+func (l *loader) cycleProblem(cyc []*Type, why string) {
+	parts := make([]string, 0, len(cyc)+1)
+	for _, c := range cyc {
+		parts = append(parts, c.Pointer)
+	}
+	parts = append(parts, cyc[0].Pointer)
+	l.problem(l.typeLocs[cyc[0]], fmt.Sprintf("%s: %s", why, strings.Join(parts, " → ")),
+		"break the cycle: make one member optional or nullable, or put it in an array")
+}
+
+// nameClaim is one identifier claimed in one language namespace.
+type nameClaim struct {
+	ident   string
+	pointer string // JSON pointer of the claimant (without '#')
+	at      loc
+}
+
+// collisions gathers claims per language and reports pairs that clash,
+// one problem per pair listing every language where the pair collides.
+type collisions struct {
+	l      *loader
+	spaces map[string]map[string]nameClaim // namespace → ident → first claim
+	pairs  map[[2]string][]string          // (ptrA, ptrB) → "Lang (ident)"
+	order  [][2]string
+	locs   map[[2]string]loc
+}
+
+func (c *collisions) claim(space string, lang Lang, ident, pointer string, at loc) {
+	if ident == "" {
+		return
+	}
+	key := space + "\x00" + lang.String()
+	sp := c.spaces[key]
+	if sp == nil {
+		sp = map[string]nameClaim{}
+		c.spaces[key] = sp
+	}
+	prev, ok := sp[ident]
+	if !ok {
+		sp[ident] = nameClaim{ident, pointer, at}
+		return
+	}
+	if prev.pointer == pointer {
+		return
+	}
+	pair := [2]string{prev.pointer, pointer}
+	if _, seen := c.pairs[pair]; !seen {
+		c.order = append(c.order, pair)
+		c.locs[pair] = at
+	}
+	c.pairs[pair] = append(c.pairs[pair], fmt.Sprintf("%s (%s)", lang, ident))
+}
+
+func (c *collisions) report() {
+	for _, pair := range c.order {
+		langs := c.pairs[pair]
+		c.l.problem(c.locs[pair],
+			fmt.Sprintf("name collision in %s: %s and %s map to the same identifier", strings.Join(dedupe(langs), ", "), pair[0], pair[1]),
+			"rename one of them, or add \"x-name\" (all languages) or \"x-go-name\"/\"x-python-name\"/\"x-ts-name\" to one of them")
+	}
+}
+
+func dedupe(xs []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func ptrOnly(p string) string {
+	if i := strings.Index(p, "#"); i >= 0 {
+		if i == 0 {
+			return p[1:]
+		}
+		return p[:i] + "#" + p[i+1:]
+	}
+	return p
+}
+
+// checkNames reports identifiers that two schema names fold onto.
+func (l *loader) checkNames(m *Model) {
+	unnameable := func(at loc, what, name string, names ...string) {
+		for _, n := range names {
+			if strings.Trim(n, "_") == "" {
+				l.problem(at, fmt.Sprintf("%s %q has no letter or digit to name an identifier after", what, name),
+					"add \"x-name\" (or x-go-name/x-python-name/x-ts-name) with an identifier")
+				return
+			}
+		}
+	}
+	goIdent := func(at loc, what, name, ident string) {
+		if strings.Trim(ident, "_") != "" && (!token.IsIdentifier(ident) || !token.IsExported(ident)) {
+			l.problem(at, fmt.Sprintf("%s %q: Go identifier %q is not an exported Go identifier", what, name, ident),
+				"make the x-go-name (or x-name) an identifier that starts with an upper-case letter")
+		}
+	}
+	tsIdent := func(at loc, what, name, ident string) {
+		if strings.Trim(ident, "_") != "" && !isUnicodeIdent(ident) {
+			l.problem(at, fmt.Sprintf("%s %q: TypeScript name %q is not an identifier", what, name, ident),
+				"make the x-ts-name (or x-name) an identifier")
+		}
+	}
+	for _, t := range m.Types {
+		at := l.typeLocs[t]
+		unnameable(at, "type", t.Name, t.Names[:]...)
+		goIdent(at, "type", t.Name, t.Names.Of(LangGo))
+		tsIdent(at, "type", t.Name, t.Names.Of(LangTS))
+		for _, f := range t.Fields {
+			fat := loc{at.d, fragOf(f.Pointer)}
+			unnameable(fat, "member", f.Wire, f.Names.Of(LangGo), f.Names.Of(LangPython))
+			goIdent(fat, "member", f.Wire, strings.TrimSuffix(f.Names.Of(LangGo), "_"))
+		}
+	}
+	c := &collisions{l: l, spaces: map[string]map[string]nameClaim{}, pairs: map[[2]string][]string{}, locs: map[[2]string]loc{}}
+	for _, t := range m.Types {
+		at := l.typeLocs[t]
+		tp := ptrOnly(t.Pointer)
+		for _, lang := range Langs {
+			c.claim("types", lang, t.Names.Of(lang), tp, at)
+		}
+		if t.Kind == KindUnion {
+			// the Go Decode<Union> function shares the package namespace
+			c.claim("types", LangGo, "Decode"+t.Names.Of(LangGo), tp+" (its Go Decode"+t.Names.Of(LangGo)+" function)", at)
+		}
+		if t.Kind == KindUnion && t.Union.By == ByTag && t.Union.UnknownType == nil {
+			for _, lang := range Langs {
+				c.claim("types", lang, t.Union.Unknown.Of(lang), tp+" (its unknown-tag variant)", at)
+			}
+		}
+		if t.Kind == KindEnum {
+			for _, v := range t.Enum {
+				c.claim("types", LangGo, v.Names.Of(LangGo), ptrOnly(v.Pointer), loc{at.d, fragOf(v.Pointer)})
+			}
+		}
+		if t.Kind == KindObject {
+			space := "fields of " + t.Pointer
+			for _, f := range t.Fields {
+				fat := loc{at.d, fragOf(f.Pointer)}
+				c.claim(space, LangGo, f.Names.Of(LangGo), ptrOnly(f.Pointer), fat)
+				c.claim(space, LangPython, f.Names.Of(LangPython), ptrOnly(f.Pointer), fat)
+			}
+		}
+	}
+	for _, me := range m.Methods {
+		at := loc{l.rootDoc, ptrOnly(me.Pointer)}
+		c.claim("types", LangGo, "Method"+me.Names.Of(LangGo), ptrOnly(me.Pointer), at)
+		c.claim("methods", LangPython, me.Names.Of(LangPython), ptrOnly(me.Pointer), at)
+		c.claim("methods", LangTS, me.Names.Of(LangTS), ptrOnly(me.Pointer), at)
+	}
+	c.report()
+}
+
+// fragOf returns the JSON pointer fragment of a model pointer ("#/a/b" or
+// "file.json#/a/b" → "/a/b").
+func fragOf(p string) string {
+	if i := strings.Index(p, "#"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// isUnicodeIdent reports whether s is an ECMAScript-style identifier
+// (letters, digits, _ and $; not starting with a digit).
+func isUnicodeIdent(s string) bool {
+	for i, r := range s {
+		ok := r == '_' || r == '$' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))
+		if !ok {
+			return false
+		}
+	}
+	return s != ""
+}

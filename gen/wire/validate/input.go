@@ -1,0 +1,282 @@
+package validate
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+
+	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/wire/frame"
+)
+
+// Input describes one input for the file/stdin helpers.
+type Input struct {
+	// Name is the stream name in findings.
+	Name string
+	// Direction is the side that wrote a one-direction NDJSON input (""
+	// infers it from the frames). Ignored for captures.
+	Direction ir.Direction
+	// Both treats an NDJSON input as a mixed stream of both directions
+	// (each request's or notification's side from its method; responses
+	// paired with the requests in the same input). Captures always are.
+	Both bool
+	// MaxFrameBytes is the maximum frame size (0: frame.DefaultMaxFrameBytes).
+	MaxFrameBytes int64
+	// Workers is the number of goroutines that decode and schema-check
+	// frames (0: GOMAXPROCS; 1: everything on the calling goroutine). The
+	// findings do not depend on it.
+	Workers int
+}
+
+// Result is what validating one input gave.
+type Result struct {
+	// Findings, sorted (SortFindings).
+	Findings []Finding
+	// Frames is the number of frames (non-blank lines) read.
+	Frames int
+	// Capture is true when the input was in the interleaved capture format.
+	Capture bool
+}
+
+// Errors counts the error findings.
+func (r *Result) Errors() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == Error {
+			n++
+		}
+	}
+	return n
+}
+
+// ValidateFile validates one file (NDJSON frames or a capture, told apart
+// by content).
+func (v *Validator) ValidateFile(path string, in Input) (Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Result{}, err
+	}
+	defer f.Close()
+	if in.Name == "" {
+		in.Name = path
+	}
+	return v.ValidateReader(f, in)
+}
+
+// ValidateReader validates a whole stream: NDJSON frames, or the
+// interleaved capture format (detected by its first bytes). A read error
+// is returned after the findings so far (also reported as input.read).
+func (v *Validator) ValidateReader(r io.Reader, in Input) (Result, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(64)
+	if frame.LooksLikeCapture(head) {
+		return v.validateCapture(br, in)
+	}
+	s := v.NewStream(StreamConfig{Name: in.Name, Both: in.Both, Direction: in.Direction, MaxFrameBytes: in.MaxFrameBytes})
+	fr := frame.NewReaderSize(br, in.MaxFrameBytes)
+	out, rerr := s.feedAll(in.Workers, func(emit func(item)) error {
+		for {
+			l, err := fr.Next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				emit(item{pre: []Finding{{Stream: in.Name, Line: l.Num, Offset: fr.Offset(), Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()}}, skip: true})
+				return err
+			}
+			emit(item{line: l})
+		}
+	})
+	out = append(out, s.Close()...)
+	SortFindings(out)
+	return Result{Findings: out, Frames: s.Frames()}, rerr
+}
+
+func (v *Validator) validateCapture(r io.Reader, in Input) (Result, error) {
+	s := v.NewStream(StreamConfig{Name: in.Name, Both: true, MaxFrameBytes: in.MaxFrameBytes})
+	cr := frame.NewCaptureReader(r, in.MaxFrameBytes)
+	out, rerr := s.feedAll(in.Workers, func(emit func(item)) error {
+		for {
+			rec, err := cr.Next()
+			if err == io.EOF {
+				return nil
+			}
+			var fe *frame.CaptureFormatError
+			if errors.As(err, &fe) {
+				emit(item{pre: []Finding{{Stream: in.Name, Line: fe.Line, Offset: fe.Offset, Rule: RuleCaptureFormat, Severity: Error, Message: fe.Msg + "; line skipped"}}, skip: true})
+				continue
+			}
+			if err != nil {
+				emit(item{pre: []Finding{{Stream: in.Name, Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()}}, skip: true})
+				return err
+			}
+			if rec.EOF {
+				continue
+			}
+			dir := ir.ClientToServer
+			if rec.Dir == frame.CaptureServerToClient {
+				dir = ir.ServerToClient
+			}
+			emit(item{dir: dir, line: rec.FrameLine()})
+		}
+	})
+	out = append(out, s.Close()...)
+	SortFindings(out)
+	return Result{Findings: out, Frames: s.Frames(), Capture: true}, rerr
+}
+
+// item is one line for feedAll: a frame line, or findings already made
+// (a capture format error, a read error) to keep in stream order.
+type item struct {
+	dir  ir.Direction
+	line frame.Line
+	pre  []Finding
+	skip bool // no line to feed
+}
+
+// Batching of feedAll: a batch closes at this many lines or bytes.
+const (
+	batchLines = 256
+	batchBytes = 1 << 20
+)
+
+type batch struct {
+	items []item
+	out   []*prepared
+	arena []byte
+	done  chan struct{}
+}
+
+// feedAll feeds every item produce emits, in order. With more than one
+// worker (0: GOMAXPROCS) the frame-local checks (prep: decoding, schema
+// checks) of consecutive lines run on the workers, and the in-order part
+// (commit: pairing and state) on the calling goroutine; the findings are
+// the same as feeding one line at a time. Lines in flight are bounded (a
+// few batches of at most 256 lines or about 1 MiB each per worker).
+func (s *Stream) feedAll(workers int, produce func(emit func(item)) error) ([]Finding, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var out []Finding
+	if workers == 1 {
+		err := produce(func(it item) {
+			out = append(out, it.pre...)
+			if !it.skip {
+				out = append(out, s.Feed(it.dir, &it.line)...)
+			}
+		})
+		return out, err
+	}
+	jobs := make(chan *batch, workers*2)
+	order := make(chan *batch, workers*4)
+	for w := 0; w < workers; w++ {
+		go func() {
+			for b := range jobs {
+				for i := range b.items {
+					if !b.items[i].skip {
+						b.out[i] = s.prep(b.items[i].dir, &b.items[i].line)
+					}
+				}
+				close(b.done)
+			}
+		}()
+	}
+	newBatch := func() *batch { return &batch{done: make(chan struct{})} }
+	var perr error
+	go func() {
+		cur := newBatch()
+		flush := func() {
+			cur.out = make([]*prepared, len(cur.items))
+			order <- cur
+			jobs <- cur
+			cur = newBatch()
+		}
+		perr = produce(func(it item) {
+			// The reader reuses its buffer: keep a copy of the line.
+			if it.line.Bytes != nil {
+				start := len(cur.arena)
+				cur.arena = append(cur.arena, it.line.Bytes...)
+				it.line.Bytes = cur.arena[start:len(cur.arena):len(cur.arena)]
+			}
+			if it.line.Head != nil {
+				it.line.Head = append([]byte(nil), it.line.Head...)
+			}
+			cur.items = append(cur.items, it)
+			if len(cur.items) >= batchLines || len(cur.arena) >= batchBytes {
+				flush()
+			}
+		})
+		if len(cur.items) > 0 {
+			flush()
+		}
+		close(jobs)
+		close(order)
+	}()
+	for b := range order {
+		<-b.done
+		for i := range b.items {
+			out = append(out, b.items[i].pre...)
+			if p := b.out[i]; p != nil {
+				out = append(out, s.commit(p)...)
+			}
+		}
+	}
+	return out, perr
+}
+
+// ValidateValues validates each non-blank line of r as one instance of the
+// named $defs type (not as a frame): the framing checks, then the type's
+// schema with union branches picked by tag. Findings use rule value.schema.
+func (v *Validator) ValidateValues(r io.Reader, typeName string, in Input) (Result, error) {
+	t, sch, err := v.typeByName(typeName)
+	if err != nil {
+		return Result{}, err
+	}
+	s := v.NewStream(StreamConfig{Name: in.Name, MaxFrameBytes: in.MaxFrameBytes})
+	s.valueType, s.valueSchema = t, sch
+	fr := frame.NewReaderSize(r, in.MaxFrameBytes)
+	var out []Finding
+	var rerr error
+	for {
+		l, err := fr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			rerr = err
+			out = append(out, Finding{Stream: in.Name, Line: l.Num, Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()})
+			break
+		}
+		out = append(out, s.Feed("", &l)...)
+	}
+	SortFindings(out)
+	return Result{Findings: out, Frames: s.Frames()}, rerr
+}
+
+// ValueFindings validates one decoded-or-raw JSON value (a whole instance)
+// against the named type, for tests and in-process use.
+func (v *Validator) ValueFindings(typeName string, data []byte) ([]Finding, error) {
+	t, sch, err := v.typeByName(typeName)
+	if err != nil {
+		return nil, err
+	}
+	val, err := decodeJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("not JSON: %w", err)
+	}
+	c := &frameCtx{s: v.NewStream(StreamConfig{}), line: &frame.Line{Num: 1}}
+	return c.issues(RuleValue, "", v.checkValue(sch, t, val)), nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

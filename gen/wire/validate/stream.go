@@ -1,0 +1,652 @@
+package validate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/wire/frame"
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// StreamConfig describes one stream of frames.
+type StreamConfig struct {
+	// Name is the stream's name in findings (a file name, "-" for stdin).
+	Name string
+	// Both says that frames of both directions arrive on this stream, in
+	// the order they were sent (an interleaved capture, the live proxy, or
+	// a mixed NDJSON file): responses are then paired with their requests
+	// by id, and the rules that need both sides (response.*, deferred
+	// request findings, state.prompt-overlap) run.
+	Both bool
+	// Direction is, for a one-direction stream, the side that wrote it; ""
+	// infers it from the first request or notification whose method is
+	// known. Feed's dir argument overrides it per frame.
+	Direction ir.Direction
+	// MaxFrameBytes is the limit the frame reader applied (only for the
+	// frame.too-large message; 0 means frame.DefaultMaxFrameBytes).
+	MaxFrameBytes int64
+}
+
+// Stream validates the frames of one connection or file in order. It is not
+// safe for concurrent use: feed it from one goroutine.
+type Stream struct {
+	v   *Validator
+	cfg StreamConfig
+	dir ir.Direction // one-direction stream: given or inferred
+
+	frames   int
+	crlf     map[ir.Direction]bool
+	pending  map[ir.Direction]map[string]*request
+	answered map[ir.Direction]map[string]int
+	initSeen bool
+	st       *state
+	closed   bool
+
+	// --type mode: each line is a value of this type, not a frame.
+	valueType   *ir.Type
+	valueSchema *jsonschema.Schema
+}
+
+// request is a request waiting for its response.
+type request struct {
+	key      string
+	idText   string
+	method   string
+	m        *ir.Method
+	dir      ir.Direction
+	line     int
+	offset   int64
+	frame    int
+	deferred []Finding // held until the response says whether the peer rejected the request
+	session  string    // session/prompt: params.sessionId
+}
+
+// NewStream starts a stream.
+func (v *Validator) NewStream(cfg StreamConfig) *Stream {
+	return &Stream{
+		v: v, cfg: cfg, dir: cfg.Direction,
+		crlf:     map[ir.Direction]bool{},
+		pending:  map[ir.Direction]map[string]*request{},
+		answered: map[ir.Direction]map[string]int{},
+		st:       newState(),
+	}
+}
+
+// Frames returns the number of frames (non-blank lines) fed so far.
+func (s *Stream) Frames() int { return s.frames }
+
+// frameCtx is one frame being checked.
+type frameCtx struct {
+	s      *Stream
+	line   *frame.Line
+	dir    ir.Direction
+	index  int
+	method string
+	id     string
+	out    []Finding
+}
+
+func (c *frameCtx) finding(rule string, sev Severity, ptr, schema, branch, msg string) Finding {
+	if sev == "" {
+		sev = defaultSeverity(rule)
+	}
+	return Finding{
+		Stream: c.s.cfg.Name, Line: c.line.Num, Offset: c.line.Offset, Frame: c.index,
+		Direction: c.dir, Method: c.method, ID: c.id,
+		Pointer: ptr, Schema: schema, Branch: branch, Rule: rule, Severity: sev, Message: msg,
+	}
+}
+
+func (c *frameCtx) add(rule string, sev Severity, ptr, msg string) {
+	c.out = append(c.out, c.finding(rule, sev, ptr, "", "", msg))
+}
+
+// issues converts schema issues found in the value at prefix into findings.
+func (c *frameCtx) issues(rule, prefix string, is []issue) []Finding {
+	var out []Finding
+	for _, x := range is {
+		r := rule
+		if x.rule != "" {
+			r = x.rule
+		}
+		sev := x.sev
+		if sev == "" {
+			sev = defaultSeverity(r)
+			if r == RuleUnionUnknownTag {
+				sev = Error // a closed union's unknown tag comes through the library
+			}
+		}
+		out = append(out, c.finding(r, sev, prefix+x.ptr, x.schema, strings.Join(x.branch, ", "), x.msg))
+	}
+	return out
+}
+
+// Feed validates one line of the stream sent by dir ("" when unknown: a
+// one-direction stream's given or inferred direction is used, and in a
+// Both stream a request's or notification's side comes from its method).
+// It returns the findings it can already tell; some come later (a
+// request's params findings wait for its response) or from Close.
+func (s *Stream) Feed(dir ir.Direction, l *frame.Line) []Finding {
+	return s.commit(s.prep(dir, l))
+}
+
+type frameKind int8
+
+const (
+	kindNone frameKind = iota
+	kindRequest
+	kindResponse
+	kindNotification
+)
+
+// prepared is a frame after the checks that depend on nothing but the
+// frame itself (framing, envelope, method table, params, error shape):
+// prep may run on several frames at once (ValidateReader's workers);
+// commit then runs the rest — frame index, direction, pairing, state — in
+// stream order.
+type prepared struct {
+	c     frameCtx
+	line  frame.Line
+	blank bool
+	crlf  bool
+	kind  frameKind
+	obj   map[string]any
+	name  string
+	idv   any
+	m     *ir.Method
+	// held: method.unknown and params findings of a request or
+	// notification (a request's wait for its response).
+	held []Finding
+}
+
+// prep runs the frame-local checks. It only reads the Stream's
+// configuration and the Validator, so it is safe to call concurrently.
+func (s *Stream) prep(dir ir.Direction, l *frame.Line) *prepared {
+	p := &prepared{line: *l}
+	p.c = frameCtx{s: s, line: &p.line, dir: dir}
+	c := &p.c
+	if l.Blank() {
+		p.blank = true
+		c.add(RuleFrameBlank, "", "", "blank line (receivers skip it; no writer emits one)")
+		return p
+	}
+	data := l.Bytes
+	if l.BOM {
+		c.add(RuleFrameBOM, "", "", "byte order mark (EF BB BF) before the frame: the TS runtime ignores it, Python's json.loads rejects it")
+	} else if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		c.add(RuleFrameBOM, "", "", "byte order mark (EF BB BF) at the start of the line, not of the stream: the TS runtime ignores it, Python's json.loads rejects it")
+		data = data[3:]
+	}
+	p.crlf = l.CR
+	if !l.LF {
+		c.add(RuleFrameNoNewline, "", "", "last line not terminated by LF (validated anyway)")
+	}
+	if l.TooLarge {
+		c.add(RuleFrameTooLarge, "", "", fmt.Sprintf("frame of %d bytes exceeds the limit of %d bytes (--max-frame-bytes); frame skipped", l.Size, s.maxFrame()))
+		return p
+	}
+	if !utf8.Valid(data) {
+		col := 0
+		for i := 0; i < len(data); {
+			r, n := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && n <= 1 {
+				col = i + 1
+				break
+			}
+			i += n
+		}
+		c.add(RuleFrameUTF8, "", "", fmt.Sprintf("frame is not valid UTF-8 (first bad byte at column %d); checked with U+FFFD in its place", col))
+	}
+	val, err := decodeJSONIntern(data, s.v.intern)
+	if err != nil {
+		c.add(RuleFrameJSON, "", "", "not JSON: "+err.Error()+" (receivers drop the line)")
+		return p
+	}
+	if s.valueType != nil {
+		c.out = append(c.out, c.issues(RuleValue, "", s.v.checkValue(s.valueSchema, s.valueType, val))...)
+		return p
+	}
+	obj, ok := val.(map[string]any)
+	if !ok {
+		c.add(RuleFrameNotObject, "", "", fmt.Sprintf("frame is a JSON %s, not an object (receivers drop it)", jsonType(val)))
+		return p
+	}
+	p.obj = obj
+	s.envelope(p)
+	return p
+}
+
+// commit runs the checks that depend on the frames before: it must see the
+// stream's frames in order, one at a time.
+func (s *Stream) commit(p *prepared) []Finding {
+	c := &p.c
+	if p.blank {
+		return c.out
+	}
+	s.frames++
+	c.index = s.frames
+	if c.dir == "" && !s.cfg.Both {
+		c.dir = s.dir
+	}
+	if m := p.m; m != nil && m.Direction != "" {
+		if c.dir == "" {
+			c.dir = m.Direction
+			if !s.cfg.Both && s.dir == "" {
+				s.dir = m.Direction
+			}
+		} else if c.dir != m.Direction {
+			c.add(RuleMethodDirection, "", "/method", fmt.Sprintf("%q is sent %s but this frame went %s", p.name, m.Direction, c.dir))
+		}
+	}
+	crKey := ir.Direction("")
+	if s.cfg.Both {
+		crKey = c.dir
+	}
+	if p.crlf && !s.crlf[crKey] {
+		s.crlf[crKey] = true
+		c.add(RuleFrameCRLF, "", "", "CRLF line end (writers end frames with LF only; the CR is ignored); further CRLF lines in this stream are not reported")
+	}
+	switch p.kind {
+	case kindRequest:
+		s.request(p)
+	case kindResponse:
+		s.response(p)
+	case kindNotification:
+		s.notification(p)
+	}
+	for _, fs := range [][]Finding{c.out, p.held} {
+		for i := range fs {
+			fs[i].Frame = c.index
+			if fs[i].Direction == "" {
+				fs[i].Direction = c.dir
+			}
+		}
+	}
+	return c.out
+}
+
+// maxFrame is only used for the message; the reader applied the limit.
+func (s *Stream) maxFrame() int64 {
+	if s.cfg.MaxFrameBytes > 0 {
+		return s.cfg.MaxFrameBytes
+	}
+	return frame.DefaultMaxFrameBytes
+}
+
+// decodeJSON decodes exactly one JSON value with numbers as json.Number.
+func decodeJSON(data []byte) (any, error) { return decodeJSONIntern(data, nil) }
+
+func decodeJSONIntern(data []byte, intern map[string]string) (any, error) {
+	if v, ok := fastDecodeIntern(data, intern); ok {
+		return v, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, describeJSONError(err, int64(len(data)))
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, fmt.Errorf("trailing data after the JSON value at column %d", d.InputOffset()+1)
+	}
+	return v, nil
+}
+
+func describeJSONError(err error, off int64) error {
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		return fmt.Errorf("%s at column %d", e.Error(), e.Offset)
+	}
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return fmt.Errorf("unexpected end of JSON input after column %d (truncated frame)", off)
+	}
+	return err
+}
+
+// envelope runs the frame-local checks of a decoded object: jsonrpc, id,
+// classification, method table, params, error shape.
+func (s *Stream) envelope(p *prepared) {
+	v := s.v
+	c, obj := &p.c, p.obj
+	if jr, has := obj["jsonrpc"]; !has {
+		if !v.opts.Snapshot {
+			c.add(RuleEnvJSONRPC, "", "", `"jsonrpc" member missing (every writer sends "jsonrpc":"2.0")`)
+		}
+	} else if jr != "2.0" {
+		c.add(RuleEnvJSONRPC, "", "/jsonrpc", fmt.Sprintf(`"jsonrpc" is %s, must be "2.0"`, jsonText(jr)))
+	}
+	idv, hasID := obj["id"]
+	idOK := false
+	switch idv.(type) {
+	case string, json.Number:
+		idOK = true
+	}
+	if hasID {
+		c.id = jsonText(idv)
+	}
+	mv, hasM := obj["method"]
+	name, mStr := mv.(string)
+	if mStr {
+		c.method = name
+	}
+	p.name, p.idv = name, idv
+	switch {
+	case idOK && mStr:
+		p.kind = kindRequest
+		s.checkID(c, idv)
+		s.method(p, true)
+	case idOK:
+		p.kind = kindResponse
+		s.checkID(c, idv)
+		if hasM {
+			c.add(RuleEnvKind, "", "/method", fmt.Sprintf(`"method" is a JSON %s, not a string; receivers treat the frame as a response`, jsonType(mv)))
+		}
+		s.responseShape(p)
+	case mStr:
+		p.kind = kindNotification
+		if hasID {
+			if idv == nil {
+				c.add(RuleEnvID, "", "/id", `notification carries "id": null (an id of null makes the frame a notification); drop the member or send a string or integer id`)
+			} else {
+				c.add(RuleEnvID, "", "/id", fmt.Sprintf("id must be a string or integer, but got %s; receivers treat the frame as a notification", jsonType(idv)))
+			}
+		}
+		s.method(p, false)
+	default:
+		msg := "frame is neither a request (id and method), a response (id) nor a notification (method); receivers drop it"
+		if hasID && !idOK {
+			msg += fmt.Sprintf(" (its id is %s, not a string or number)", jsonType(idv))
+		} else if hasM && !mStr {
+			msg += fmt.Sprintf(" (its method is %s, not a string)", jsonType(mv))
+		}
+		c.add(RuleEnvKind, "", "", msg)
+	}
+}
+
+func (s *Stream) checkID(c *frameCtx, idv any) {
+	v := s.v
+	if v.idSchema != nil {
+		if v.idType != nil && v.fastAccepts(v.idType, idv) {
+			return
+		}
+		if err := v.idSchema.Validate(idv); err != nil {
+			c.add(RuleEnvID, "", "/id", fmt.Sprintf("id %s is not a valid JsonRpcId (a string or an integer)", jsonText(idv)))
+		}
+		return
+	}
+	if n, ok := idv.(json.Number); ok && !isInteger(n) {
+		c.add(RuleEnvID, "", "/id", fmt.Sprintf("id %s is not a string or an integer", n))
+	}
+}
+
+func idKey(idv any) string {
+	switch x := idv.(type) {
+	case string:
+		return "s" + x
+	case json.Number:
+		return "n" + x.String()
+	}
+	return "?" + jsonText(idv)
+}
+
+func opposite(d ir.Direction) ir.Direction {
+	switch d {
+	case ir.ClientToServer:
+		return ir.ServerToClient
+	case ir.ServerToClient:
+		return ir.ClientToServer
+	}
+	return ""
+}
+
+// method resolves the method of a request or notification, checks its
+// kind and its params; the findings are held in p.held.
+func (s *Stream) method(p *prepared, isRequest bool) {
+	v := s.v
+	c, name := &p.c, p.name
+	m := v.methods[name]
+	if m == nil {
+		p.held = append(p.held, c.finding(RuleMethodUnknown, "", "/method", "", "", fmt.Sprintf("unknown method %q (known: %s)", name, v.methodNames)))
+		return
+	}
+	p.m = m
+	switch {
+	case isRequest && m.Kind == ir.Notification:
+		c.add(RuleMethodKind, "", "/id", fmt.Sprintf("%q is a notification but was sent as a request (with an id)", name))
+	case !isRequest && m.Kind == ir.Request:
+		c.add(RuleMethodKind, "", "", fmt.Sprintf("%q is a request but was sent as a notification (without an id)", name))
+	}
+	p.held = append(p.held, s.params(c, p.obj, m)...)
+}
+
+// params checks the params member against the method's params type.
+func (s *Stream) params(c *frameCtx, obj map[string]any, m *ir.Method) []Finding {
+	if m == nil || m.Params == nil {
+		return nil
+	}
+	p, has := obj["params"]
+	if !has {
+		if m.ParamsOptional {
+			return nil
+		}
+		return []Finding{c.finding(RuleParams, "", "/params", m.Params.Pointer, "", fmt.Sprintf("params missing (required by %s: %s)", m.Name, m.Params.Name))}
+	}
+	sch, err := s.v.schemaAt(m.Params.Pointer)
+	if err != nil {
+		return []Finding{c.finding(RuleParams, "", "/params", m.Params.Pointer, "", err.Error())}
+	}
+	return c.issues(RuleParams, "/params", s.v.checkValue(sch, m.Params, p))
+}
+
+func hasErrors(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Stream) request(p *prepared) {
+	c, name, held := &p.c, p.name, p.held
+	paramsOK := !hasErrors(held)
+	params, _ := p.obj["params"].(map[string]any)
+
+	if s.v.proto.hasInitialize && c.dir != ir.ServerToClient {
+		if name == "initialize" {
+			s.initSeen = true
+		} else if !s.initSeen && name != "ping" {
+			// A keep-alive "ping" may precede the handshake (MCP allows it).
+			c.add(RuleInitializeFirst, "", "/method", fmt.Sprintf("%q sent before \"initialize\"", name))
+		}
+	}
+	if !s.cfg.Both {
+		c.out = append(c.out, held...)
+		return
+	}
+	key := idKey(p.idv)
+	if s.pending[c.dir] == nil {
+		s.pending[c.dir] = map[string]*request{}
+	}
+	if prev, dup := s.pending[c.dir][key]; dup {
+		c.add(RuleRequestDuplicate, "", "/id", fmt.Sprintf("id %s is already in flight (request at line %d)", c.id, prev.line))
+		c.out = append(c.out, held...)
+		return
+	}
+	for i := range held {
+		held[i].Frame, held[i].Direction = c.index, c.dir
+	}
+	r := &request{key: key, idText: c.id, method: name, m: p.m, dir: c.dir, line: c.line.Num, offset: c.line.Offset, frame: c.index, deferred: held}
+	p.held = nil
+	if paramsOK && name == "session/prompt" && params != nil {
+		if sid, ok := params["sessionId"].(string); ok {
+			r.session = sid
+			s.promptSent(c, r)
+		}
+	}
+	s.pending[c.dir][key] = r
+}
+
+func (s *Stream) notification(p *prepared) {
+	c := &p.c
+	c.out = append(c.out, p.held...)
+	params, _ := p.obj["params"].(map[string]any)
+	if p.m != nil && params != nil {
+		// State rules run on frames whose params are valid; a frame with a
+		// params error gets that one finding (only its seq is tracked).
+		s.onNotification(c, p.name, params, !hasErrors(p.held))
+	}
+	p.held = nil
+}
+
+// responseShape checks what a response must be on its own: one of result
+// and error, and the error's shape.
+func (s *Stream) responseShape(p *prepared) {
+	v := s.v
+	c := &p.c
+	_, hasRes := p.obj["result"]
+	errv, hasErr := p.obj["error"]
+	switch {
+	case hasRes && hasErr:
+		c.add(RuleEnvResponse, "", "", `response has both "result" and "error"`)
+	case !hasRes && !hasErr:
+		c.add(RuleEnvResponse, "", "", `response has neither "result" nor "error"`)
+	}
+	if hasErr {
+		if v.errSchema != nil {
+			c.out = append(c.out, c.issues(RuleError, "/error", v.checkValue(v.errSchema, v.errType, errv))...)
+		} else if _, ok := errv.(map[string]any); !ok {
+			c.add(RuleError, "", "/error", fmt.Sprintf(`"error" is a JSON %s, not an object`, jsonType(errv)))
+		}
+	}
+}
+
+// response pairs a response with its request and checks its result.
+func (s *Stream) response(p *prepared) {
+	v := s.v
+	c := &p.c
+	res, hasRes := p.obj["result"]
+	errv, hasErr := p.obj["error"]
+	if !s.cfg.Both {
+		return
+	}
+	var req *request
+	key := idKey(p.idv)
+	dirs := []ir.Direction{opposite(c.dir)}
+	if c.dir == "" {
+		dirs = []ir.Direction{ir.ClientToServer, "", ir.ServerToClient}
+	}
+	for _, d := range dirs {
+		if r := s.pending[d][key]; r != nil {
+			req = r
+			delete(s.pending[d], key)
+			if s.answered[d] == nil {
+				s.answered[d] = map[string]int{}
+			}
+			s.answered[d][key] = c.line.Num
+			break
+		}
+	}
+	if req == nil {
+		answeredAt := 0
+		for _, d := range dirs {
+			if n := s.answered[d][key]; n > 0 {
+				answeredAt = n
+			}
+		}
+		if answeredAt > 0 {
+			c.add(RuleResponseDuplicate, "", "/id", fmt.Sprintf("second response to id %s (answered at line %d)", c.id, answeredAt))
+		} else {
+			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id was sent", c.id))
+		}
+		return
+	}
+	c.method = req.method
+	for i := range c.out {
+		c.out[i].Method = req.method
+	}
+	if c.dir == "" {
+		c.dir = opposite(req.dir)
+	}
+	if !hasErr && hasRes && req.m != nil && req.m.Result != nil {
+		if sch, err := v.schemaAt(req.m.Result.Pointer); err == nil {
+			c.out = append(c.out, c.issues(RuleResult, "/result", v.checkValue(sch, req.m.Result, res))...)
+		}
+	}
+	code := ""
+	if e, ok := errv.(map[string]any); ok {
+		code = jsonText(e["code"])
+	}
+	for _, f := range req.deferred {
+		if hasErr && f.Severity == Error {
+			f.Severity = Warning
+			f.Message += fmt.Sprintf(" (the peer rejected the request with error %s at line %d)", code, c.line.Num)
+		}
+		c.out = append(c.out, f)
+	}
+	if req.session != "" {
+		s.promptAnswered(req, hasErr)
+	}
+}
+
+// Close ends the stream and returns the findings that only its end can
+// tell: the held findings of requests that got no response, and (when both
+// directions are visible) one info per unanswered request.
+func (s *Stream) Close() []Finding {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	var rs []*request
+	for _, m := range s.pending {
+		for _, r := range m {
+			rs = append(rs, r)
+		}
+	}
+	sort.Slice(rs, func(i, j int) bool {
+		return rs[i].line < rs[j].line || (rs[i].line == rs[j].line && rs[i].key < rs[j].key)
+	})
+	var out []Finding
+	for _, r := range rs {
+		out = append(out, r.deferred...)
+		out = append(out, Finding{
+			Stream: s.cfg.Name, Line: r.line, Offset: r.offset, Frame: r.frame, Direction: r.dir, Method: r.method, ID: r.idText,
+			Rule: RuleRequestUnanswered, Severity: Info,
+			Message: fmt.Sprintf("no response to %q (id %s) before the end of the stream", r.method, r.idText),
+		})
+	}
+	return out
+}
+
+// FeedRaw is Feed for a caller that splits lines itself (the live proxy):
+// raw is the line without its "\n" ("\r" kept, removed here), num and
+// offset are the line's number and byte offset in dir's stream, terminated
+// is false for a final fragment without "\n". A byte order mark at the
+// start of a direction's first line is recognized as at the start of a
+// stream.
+func (s *Stream) FeedRaw(dir ir.Direction, num int, offset int64, raw []byte, terminated bool) []Finding {
+	l := frame.Line{Num: num, Offset: offset, Bytes: raw, LF: terminated}
+	if terminated && len(raw) > 0 && raw[len(raw)-1] == '\r' {
+		l.CR = true
+		l.Bytes = raw[:len(raw)-1]
+	}
+	if offset == 0 && bytes.HasPrefix(l.Bytes, []byte("\xef\xbb\xbf")) {
+		l.BOM = true
+		l.Bytes = l.Bytes[3:]
+	}
+	l.Size = int64(len(l.Bytes))
+	return s.Feed(dir, &l)
+}
+
+// FeedOversize reports a line of dir's stream that was longer than the
+// caller's limit and was not kept (size bytes without "\n").
+func (s *Stream) FeedOversize(dir ir.Direction, num int, offset, size int64, terminated bool) []Finding {
+	l := frame.Line{Num: num, Offset: offset, Size: size, LF: terminated, TooLarge: true}
+	return s.Feed(dir, &l)
+}

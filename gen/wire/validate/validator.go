@@ -1,0 +1,477 @@
+// Package validate checks JSON-RPC frames against a dshgen protocol schema:
+// framing, envelope, method table, params/result/error types (with union
+// branches picked by their tag, so a bad frame gives one precise finding and
+// not a wall of oneOf errors), request/response pairing and the stateful
+// rules of the protocol. It is what `dshgen validate` and `dshgen tap` run;
+// SDK test suites can use it in-process.
+//
+// Use New once per schema, then one Stream per connection or file (Feed
+// each frame in arrival order, both directions, then Close), or the
+// ValidateReader helper for a whole file. A Validator is safe for
+// concurrent use by several Streams; a Stream is not.
+package validate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// Options change what the validator accepts and reports.
+type Options struct {
+	// Snapshot validates the upstream's normalized snapshot fixtures as they
+	// are: frames without "jsonrpc"; a schema error whose value is a whole
+	// "{{placeholder}}" string, or a "time" of 0, is not reported; events
+	// of different sessions merged under one placeholder session id are
+	// told apart by their seq. Nothing else is relaxed.
+	Snapshot bool
+	// PromptOverlap is the severity of state.prompt-overlap: Error (the
+	// default, "" means Error), Warning, Info or Off.
+	PromptOverlap Severity
+	// FullCauses reports every leaf of the validation library's error tree,
+	// unfiltered (for debugging the schema); off by default.
+	FullCauses bool
+}
+
+// Validator holds one loaded schema, compiled for validation.
+type Validator struct {
+	model *ir.Model
+	opts  Options
+
+	compiler *jsonschema.Compiler
+	base     string
+
+	mu       sync.Mutex
+	compiled map[string]*jsonschema.Schema // by "#/..." pointer
+
+	// unions maps the schema location of a union's oneOf/anyOf keyword
+	// ("#/$defs/SessionEvent/oneOf") to the union type.
+	unions map[string]*ir.Type
+	// openReach marks the types from which an open union is reachable (the
+	// walker that reports unknown tags only descends into those).
+	openReach map[*ir.Type]bool
+
+	idSchema  *jsonschema.Schema // JsonRpcId, if the schema has it
+	idType    *ir.Type
+	errSchema *jsonschema.Schema // JsonRpcError, if the schema has it
+	errType   *ir.Type
+
+	methods     map[string]*ir.Method
+	methodNames string // sorted, for messages
+	proto       protocol
+
+	// fast is the fast check by type pointer (see fast.go); nil disables it.
+	fast map[string]*fnode
+	// openDispatched: the fast check dispatches every open union by its tag
+	// (and so counts the fallbacks it takes).
+	openDispatched bool
+	// intern holds the schema's member names and string literals, reused
+	// by the decoder instead of allocating each occurrence.
+	intern map[string]string
+}
+
+// New compiles model for validation.
+func New(model *ir.Model, opts Options) (*Validator, error) {
+	if model == nil {
+		return nil, fmt.Errorf("validate: nil model")
+	}
+	if opts.PromptOverlap == "" {
+		opts.PromptOverlap = Error
+	}
+	if _, ok := ParseSeverity(string(opts.PromptOverlap)); !ok {
+		return nil, fmt.Errorf("validate: bad prompt-overlap severity %q", opts.PromptOverlap)
+	}
+	v := &Validator{model: model, opts: opts, compiled: map[string]*jsonschema.Schema{}, unions: map[string]*ir.Type{}}
+	if err := v.initCompiler(); err != nil {
+		return nil, err
+	}
+	for _, t := range model.Types {
+		if t.Kind == ir.KindUnion && t.Union != nil {
+			kw := t.Union.Keyword
+			if kw == "" {
+				kw = "oneOf"
+			}
+			v.unions[t.Pointer+"/"+kw] = t
+		}
+	}
+	v.openReach = openReach(model)
+	var names []string
+	v.methods = map[string]*ir.Method{}
+	for _, m := range model.Methods {
+		names = append(names, m.Name)
+		v.methods[m.Name] = m
+		for _, t := range []*ir.Type{m.Params, m.Result} {
+			if t == nil {
+				continue
+			}
+			if _, err := v.schemaAt(t.Pointer); err != nil {
+				return nil, err
+			}
+		}
+	}
+	sort.Strings(names)
+	v.methodNames = strings.Join(names, ", ")
+	if t := model.TypeByName("JsonRpcId"); t != nil {
+		s, err := v.schemaAt(t.Pointer)
+		if err != nil {
+			return nil, err
+		}
+		v.idSchema, v.idType = s, t
+	}
+	if t := model.TypeByName("JsonRpcError"); t != nil {
+		s, err := v.schemaAt(t.Pointer)
+		if err != nil {
+			return nil, err
+		}
+		v.errSchema, v.errType = s, t
+	}
+	v.proto = newProtocol(model)
+	v.fast = v.compileFast()
+	v.openDispatched = v.fast != nil
+	for _, t := range model.Types {
+		if t.Kind == ir.KindUnion && t.Union != nil && t.Union.Open {
+			if n := v.fast[t.Pointer]; n == nil || n.byTag == nil || n.fallback < 0 {
+				v.openDispatched = false
+			}
+		}
+	}
+	v.intern = internTable(model)
+	return v, nil
+}
+
+// Model returns the model the validator was built from.
+func (v *Validator) Model() *ir.Model { return v.model }
+
+// Options returns the validator's options.
+func (v *Validator) Options() Options { return v.opts }
+
+func (v *Validator) initCompiler() error {
+	// A model from ir.Load knows every file it was loaded from; its
+	// compiler resolves relative $refs to them and fetches nothing.
+	if c, base, ok := modelCompiler(v.model); ok {
+		v.compiler, v.base = c, base
+		return nil
+	}
+	abs, err := filepath.Abs(v.model.File)
+	if err != nil {
+		return err
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+	v.base = u.String()
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = false
+	c.LoadURL = func(s string) (io.ReadCloser, error) {
+		pu, err := url.Parse(s)
+		if err != nil || pu.Scheme != "file" {
+			return nil, fmt.Errorf("refusing to load %s: dshgen never fetches schemas", s)
+		}
+		return os.Open(filepath.FromSlash(pu.Path))
+	}
+	raw := v.model.Raw
+	if raw == nil {
+		raw, err = os.ReadFile(v.model.File)
+		if err != nil {
+			return err
+		}
+	}
+	if err := c.AddResource(v.base, bytes.NewReader(raw)); err != nil {
+		return fmt.Errorf("validate: %w", err)
+	}
+	v.compiler = c
+	return nil
+}
+
+// modelCompiler returns the model's own compiler; ok is false for a model
+// not built by ir.Load (hand-made in a test).
+func modelCompiler(m *ir.Model) (c *jsonschema.Compiler, base string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			c, base, ok = nil, "", false
+		}
+	}()
+	base = m.URL()
+	c = m.Compiler()
+	c.AssertFormat = false
+	return c, base, base != "" && c != nil
+}
+
+// schemaAt returns the compiled schema at a "#/..." pointer of the root
+// document.
+func (v *Validator) schemaAt(ptr string) (*jsonschema.Schema, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if s, ok := v.compiled[ptr]; ok {
+		return s, nil
+	}
+	frag := strings.TrimPrefix(ptr, "#")
+	s, err := v.compiler.Compile(v.base + "#" + frag)
+	if err != nil {
+		return nil, fmt.Errorf("validate: compiling %s: %w", ptr, err)
+	}
+	v.compiled[ptr] = s
+	return s, nil
+}
+
+// typeByName returns the named $defs type of the model and its compiled
+// schema, for --type mode.
+func (v *Validator) typeByName(name string) (*ir.Type, *jsonschema.Schema, error) {
+	t := v.model.TypeByName(name)
+	if t == nil {
+		var names []string
+		for _, x := range v.model.Types {
+			names = append(names, x.Name)
+		}
+		sort.Strings(names)
+		return nil, nil, fmt.Errorf("no type %q in the schema (types: %s)", name, strings.Join(names, ", "))
+	}
+	s, err := v.schemaAt(t.Pointer)
+	return t, s, err
+}
+
+// issue is one schema problem in a value, before it becomes a Finding.
+type issue struct {
+	ptr    string // JSON pointer inside the validated value
+	schema string // "#/..." location of the failed keyword
+	msg    string
+	rule   string   // "" = the caller's schema rule
+	sev    Severity // "" = the rule's default
+	branch []string
+}
+
+// checkValue validates val (a decoded JSON value, numbers as json.Number)
+// against s, whose IR type is t (may be nil), and returns the issues: the
+// pruned library errors plus the unknown tags of open unions.
+func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issue {
+	var out []issue
+	fv := unknown
+	fallbacks := 0
+	if t != nil {
+		if n := v.fast[t.Pointer]; n != nil {
+			fv = n.check(val, 0, &fallbacks)
+		}
+	}
+	if fv == accept {
+		// Valid: the library would say the same (see fast.go).
+	} else if depth(val, 0) > MaxReportDepth {
+		// The library's cost grows with the square of the nesting depth
+		// (its keyword locations are rebuilt at every level): a 2 KB frame
+		// of 1000 nested arrays takes it tens of seconds. Such a value is
+		// not handed to it.
+		name := "its type"
+		if t != nil {
+			name = t.Name
+		}
+		if fv == reject {
+			out = append(out, issue{msg: fmt.Sprintf("does not match %s; it nests more than %d levels deep, so the detailed report is skipped", name, MaxReportDepth)})
+		} else {
+			out = append(out, issue{sev: Warning, msg: fmt.Sprintf("not checked against %s: it nests more than %d levels deep", name, MaxReportDepth)})
+		}
+	} else if err := s.Validate(val); err != nil {
+		ve, ok := err.(*jsonschema.ValidationError)
+		if !ok {
+			return []issue{{msg: err.Error()}}
+		}
+		if v.opts.FullCauses {
+			v.allLeaves(ve, val, &out)
+		} else {
+			v.explain(ve, val, nil, &out)
+		}
+	}
+	// The walker finds the unknown tags of open unions; a value the fast
+	// check accepted without taking any fallback branch has none.
+	if t != nil && v.openReach[t] && (fv != accept || fallbacks > 0 || !v.openDispatched) {
+		w := walker{v: v}
+		w.walkType(t, val, 0)
+		out = append(out, w.out...)
+	}
+	if v.opts.Snapshot {
+		out = v.dropPlaceholders(out, val)
+	}
+	return group(out)
+}
+
+// group merges the issues at one pointer (same rule, severity and branch)
+// into one, messages sorted and joined, so each problem value gives one
+// finding; identical messages are kept once. The library's cause order
+// follows Go map order, so everything is sorted here.
+// internTable collects the strings a frame is likely to repeat: the
+// envelope's members, method names, and every member name, const and enum
+// string of the schema.
+func internTable(m *ir.Model) map[string]string {
+	t := map[string]string{}
+	add := func(s string) {
+		if len(s) <= maxIntern {
+			t[s] = s
+		}
+	}
+	for _, s := range []string{"jsonrpc", "2.0", "id", "method", "params", "result", "error", "code", "message", "data"} {
+		add(s)
+	}
+	for _, me := range m.Methods {
+		add(me.Name)
+	}
+	var root any
+	d := json.NewDecoder(bytes.NewReader(m.Raw))
+	d.UseNumber()
+	if d.Decode(&root) != nil {
+		return t
+	}
+	var walk func(any)
+	walk = func(x any) {
+		switch y := x.(type) {
+		case map[string]any:
+			for k, e := range y {
+				switch k {
+				case "properties":
+					if ps, ok := e.(map[string]any); ok {
+						for p := range ps {
+							add(p)
+						}
+					}
+				case "const":
+					if s, ok := e.(string); ok {
+						add(s)
+					}
+				case "enum", "required":
+					if a, ok := e.([]any); ok {
+						for _, v := range a {
+							if s, ok := v.(string); ok {
+								add(s)
+							}
+						}
+					}
+				case "description", "examples", "title":
+					continue
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range y {
+				walk(e)
+			}
+		}
+	}
+	walk(root)
+	return t
+}
+
+// MaxReportDepth is the deepest nesting of a value that is handed to the
+// validation library for a detailed report (only values the fast check
+// does not accept are; valid values of any depth are accepted by it).
+const MaxReportDepth = 128
+
+// depth returns the nesting depth of a decoded value (0 for a scalar),
+// stopping early above MaxReportDepth.
+func depth(v any, d int) int {
+	if d > MaxReportDepth {
+		return d
+	}
+	best := d
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if n := depth(e, d+1); n > best {
+				best = n
+			}
+		}
+		if len(x) == 0 {
+			best = d + 1
+		}
+	case []any:
+		for _, e := range x {
+			if n := depth(e, d+1); n > best {
+				best = n
+			}
+		}
+		if len(x) == 0 {
+			best = d + 1
+		}
+	}
+	return best
+}
+
+// fastAccepts reports whether the fast check accepts val as a t.
+func (v *Validator) fastAccepts(t *ir.Type, val any) bool {
+	n := v.fast[t.Pointer]
+	return n != nil && n.check(val, 0, nil) == accept
+}
+
+func group(in []issue) []issue {
+	if len(in) < 2 {
+		return in
+	}
+	type key struct{ ptr, rule, sev, branch string }
+	byKey := map[key][]issue{}
+	var keys []key
+	for _, is := range in {
+		k := key{is.ptr, is.rule, string(is.sev), strings.Join(is.branch, ", ")}
+		if _, ok := byKey[k]; !ok {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], is)
+	}
+	out := make([]issue, 0, len(keys))
+	for _, k := range keys {
+		g := byKey[k]
+		sort.Slice(g, func(i, j int) bool { return g[i].msg < g[j].msg })
+		first := g[0]
+		var msgs []string
+		for i, is := range g {
+			if i > 0 && is.msg == g[i-1].msg {
+				continue
+			}
+			msgs = append(msgs, is.msg)
+		}
+		first.msg = strings.Join(msgs, "; ")
+		out = append(out, first)
+	}
+	return out
+}
+
+// dropPlaceholders removes, in snapshot mode, the issues whose value is a
+// whole "{{…}}" string or a zeroed "time".
+func (v *Validator) dropPlaceholders(in []issue, root any) []issue {
+	out := in[:0]
+	for _, is := range in {
+		if tolerated(root, is.ptr) {
+			continue
+		}
+		out = append(out, is)
+	}
+	return out
+}
+
+func tolerated(root any, ptr string) bool {
+	val, ok := lookup(root, ptr)
+	if !ok {
+		return false
+	}
+	if isPlaceholder(val) {
+		return true
+	}
+	if strings.HasSuffix(ptr, "/time") {
+		if n, ok := val.(json.Number); ok && n.String() == "0" {
+			return true
+		}
+	}
+	return false
+}
+
+// isPlaceholder reports whether val is a whole-string normalizer token such
+// as "{{sessionId}}".
+func isPlaceholder(val any) bool {
+	s, ok := val.(string)
+	return ok && len(s) > 4 && strings.HasPrefix(s, "{{") && strings.HasSuffix(s, "}}") &&
+		!strings.Contains(s[2:len(s)-2], "{{") && !strings.Contains(s[2:len(s)-2], "}}")
+}
