@@ -104,7 +104,7 @@ usage or setup error.`,
 	cmd.Flags().StringVar(&schemaPath, "schema", "schema/dsh-sdk-protocol.schema.json", "protocol schema")
 	cmd.Flags().StringVar(&outDir, "out", "out", "directory holding the generated bindings (go/, python/, ts/)")
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name the bindings were generated with")
-	cmd.Flags().StringSliceVar(&langs, "lang", []string{"all"}, "languages: go, python, ts or all")
+	choicesFlag(cmd, &langs, "lang", []string{"all"}, append(langNames(), "all"), "languages: go, python, ts or all")
 	rootCmd.AddCommand(cmd)
 }
 

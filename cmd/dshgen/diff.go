@@ -41,17 +41,14 @@ generated code; strict: also wire-strict-receivers; none: never), 0 otherwise,
 }
 
 func init() {
-	diffCmd.Flags().String("format", "text", "report format: text or json")
-	diffCmd.Flags().String("fail-on", string(diff.FailWire), "exit 1 on changes of this category or worse: wire, code, strict or none")
+	choiceFlag(diffCmd, new(string), "format", "text", []string{"text", "json"}, "report format: text or json")
+	choiceFlag(diffCmd, new(string), "fail-on", string(diff.FailWire), diff.FailOnLevels(), "exit 1 on changes of this category or worse: wire, code, strict or none")
 	rootCmd.AddCommand(diffCmd)
 }
 
 func runDiff(cmd *cobra.Command, args []string) error {
-	format, _ := cmd.Flags().GetString("format")
-	if format != "text" && format != "json" {
-		return usageErr(fmt.Errorf("--format %q: want text or json", format))
-	}
-	fo, _ := cmd.Flags().GetString("fail-on")
+	format := cmd.Flags().Lookup("format").Value.String()
+	fo := cmd.Flags().Lookup("fail-on").Value.String()
 	failOn, err := diff.ParseFailOn(fo)
 	if err != nil {
 		return usageErr(err)

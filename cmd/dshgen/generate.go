@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshgen/dshgen/gen/emit/golang"
+	"github.com/dshgen/dshgen/gen/emit/output"
 	"github.com/dshgen/dshgen/gen/emit/python"
 	"github.com/dshgen/dshgen/gen/emit/typescript"
 	"github.com/dshgen/dshgen/gen/ir"
@@ -99,16 +99,26 @@ func langNames() []string {
 }
 
 func init() {
-	var schemaPath, outDir, pkg, vectorsDir string
+	var schemaPath, outDir, pkg, vectorsDir, goModule string
 	var langs []string
 	var check bool
 	cmd := &cobra.Command{
 		Use:   "generate",
 		Short: "Write the Go, Python and TypeScript bindings of a schema into the output directory",
 		Long: `generate loads the schema (default: the shipped protocol schema), builds the
-intermediate model and writes every selected language's bindings under --out.
-All files are written or none: a schema problem, or any emitter failing,
-leaves the output directory as it was.
+intermediate model and writes every selected language's bindings under --out
+(and, for the shipped schema in the repository or with --vectors, the
+conformance vectors) as one transaction: every target path is checked first
+and any problem leaves every directory as it was; the files are staged
+inside each directory and switched in with renames, so a crash leaves the
+old files or, once the next run finishes the switch, the new ones.
+
+Only files dshgen wrote are replaced or removed: those listed in
+DIR/.dshgen/manifest, or carrying dshgen's generated header. A file of
+yours at a generated path stops the run; a file of yours beside the
+generated ones is left alone; a generated file no longer generated is
+removed, and generate says so. A symbolic link inside the output directory
+is never followed. Concurrent runs into one directory take turns.
 
 With --check nothing is written: the bindings are generated in memory and
 compared with the files under --out; drift prints a unified diff and the
@@ -119,7 +129,7 @@ command that fixes it, and exits 1.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			o := ir.Options{Package: pkg, Version: version}
+			o := ir.Options{Package: pkg, Version: version, GoModule: goModule}
 			files, err := generateAll(m, langs, o)
 			if err != nil {
 				return usageErr(err)
@@ -131,81 +141,122 @@ command that fixes it, and exits 1.`,
 					vectorsDir = defaultVectors
 				}
 			}
-			var vectors []ir.File
+			targets := []output.Target{{Dir: outDir, Files: files}}
 			if vectorsDir != "" {
 				set, err := conformance.Generate(m)
 				if err != nil {
 					return usageErr(fmt.Errorf("conformance vectors: %w", err))
 				}
-				vectors = set.Files()
+				// The vectors directory also holds the drivers: the whole
+				// directory is in scope, but only listed files are dshgen's.
+				targets = append(targets, output.Target{Dir: vectorsDir, Files: set.Files(), Scopes: []string{""}})
 			}
 			if check {
-				err := checkDrift(cmd, outDir, files, schemaPath, langs)
-				if vectorsDir != "" {
-					if verr := checkDrift(cmd, vectorsDir, vectors, schemaPath, langs); verr != nil {
-						err = verr
-					}
+				res, err := output.Check(targets)
+				if err != nil {
+					return usageErr(err)
 				}
-				return err
+				return reportDrift(cmd, res)
 			}
-			if err := ir.WriteFiles(outDir, files, true); err != nil {
-				return usageErr(fmt.Errorf("writing %s: %w", outDir, err))
-			}
-			if vectorsDir != "" {
-				if err := ir.WriteFiles(vectorsDir, vectors, false); err != nil {
-					return usageErr(fmt.Errorf("writing %s: %w", vectorsDir, err))
+			res, err := output.Write(targets)
+			if res != nil {
+				for _, line := range res.Recovered {
+					fmt.Fprintln(cmd.ErrOrStderr(), "dshgen: "+line)
 				}
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "dshgen: wrote %d files under %s from %s (sha256 %s)\n", len(files), outDir, m.File, m.SHA256[:12])
+			if err != nil {
+				return usageErr(err)
+			}
+			reportWrite(cmd, res, m)
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&schemaPath, "schema", schema.Path, "schema file (JSON Schema draft 2020-12 with x-methods)")
 	cmd.Flags().StringVar(&outDir, "out", "out", "output directory")
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name in every language")
-	cmd.Flags().StringSliceVar(&langs, "lang", []string{"all"}, "languages to generate: "+strings.Join(langNames(), ",")+" or all")
+	choicesFlag(cmd, &langs, "lang", []string{"all"}, append(langNames(), "all"), "languages to generate: "+strings.Join(langNames(), ",")+" or all")
 	cmd.Flags().BoolVar(&check, "check", false, "do not write; exit 1 with a diff when the output directory is stale")
 	cmd.Flags().StringVar(&vectorsDir, "vectors", "", "also write the conformance vectors (valid.log, invalid.jsonl) into this directory (default for the shipped schema: "+defaultVectors+" when it exists)")
+	cmd.Flags().StringVar(&goModule, "go-module", "", "also write go/<package>/go.mod declaring this module path (e.g. example.com/foo/dshproto), so the Go package builds outside this repository's module")
 	rootCmd.AddCommand(cmd)
 
 	rootCmd.Version = version
 	rootCmd.SetVersionTemplate("dshgen {{.Version}} (shipped schema " + schema.FileName + " sha256 " + schema.SHA256() + ")\n")
 }
 
-// checkDrift compares files with what is under dir and reports drift.
-func checkDrift(cmd *cobra.Command, dir string, files []ir.File, schemaPath string, langs []string) error {
-	out := cmd.OutOrStdout()
-	stale := 0
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		old, err := os.ReadFile(p)
-		if err != nil {
-			old = nil
+// reportWrite says what a generate run changed: counts per directory on
+// one line, then every file it removed and every one it left in place.
+func reportWrite(cmd *cobra.Command, res *output.Result, m *ir.Model) {
+	w := cmd.ErrOrStderr()
+	var parts []string
+	for _, t := range res.Targets {
+		written := 0
+		for _, c := range t.Changed {
+			if c.Rel != output.ManifestPath {
+				written++
+			}
 		}
-		if bytes.Equal(old, f.Data) {
+		part := t.Dir + " up to date (" + plural(t.Unchanged, "file", "files") + ")"
+		if written == 0 && len(t.Changed) > 0 {
+			part = t.Dir + " up to date (" + plural(t.Unchanged, "file", "files") + "; wrote its manifest " + output.ManifestPath + ")"
+		}
+		if written > 0 {
+			part = "wrote " + plural(written, "file", "files") + " under " + t.Dir
+			if t.Unchanged > 0 {
+				part += " (" + plural(t.Unchanged, "other", "others") + " up to date)"
+			}
+		}
+		if len(t.Stale) > 0 {
+			part += ", removed " + plural(len(t.Stale), "stale file", "stale files")
+		}
+		parts = append(parts, part)
+	}
+	fmt.Fprintf(w, "dshgen: %s, from %s (sha256 %s)\n", strings.Join(parts, "; "), m.File, m.SHA256[:12])
+	for _, t := range res.Targets {
+		for _, p := range t.Stale {
+			fmt.Fprintf(w, "dshgen: removed %s (generated by an earlier run, no longer generated)\n", p)
+		}
+		for _, p := range t.Kept {
+			fmt.Fprintf(w, "dshgen: left %s in place: an earlier run generated it, it is no longer generated, but it was edited since (remove it if it is not yours)\n", p)
+		}
+	}
+}
+
+// reportDrift prints what --check found: a unified diff per changed file,
+// the stale files, and the exact command that regenerates.
+func reportDrift(cmd *cobra.Command, res *output.Result) error {
+	out, w := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	drift := 0
+	var dirs []string
+	for _, t := range res.Targets {
+		n := 0
+		for _, c := range t.Changed {
+			p := filepath.ToSlash(c.Path)
+			fmt.Fprint(out, udiff.Unified("a/"+p, "b/"+p, string(c.Old), string(c.New)))
+			n++
+		}
+		for _, p := range t.Stale {
+			fmt.Fprintf(out, "stale file not generated from the schema: %s\n", p)
+			n++
+		}
+		for _, p := range t.Kept {
+			fmt.Fprintf(w, "dshgen: note: %s was generated by an earlier run and edited since; it is no longer generated, generate leaves it in place\n", p)
+		}
+		if t.Interrupted != "" {
+			fmt.Fprintf(out, "interrupted switch: a dshgen generate run under %s was killed after committing its switch (%s); the files may mix two generations until the next generate finishes it\n", t.Dir, t.Interrupted)
+			n++
+		}
+		if n == 0 {
+			fmt.Fprintf(w, "dshgen: %s is fresh (%s)\n", t.Dir, plural(t.Unchanged, "file", "files"))
 			continue
 		}
-		stale++
-		fmt.Fprint(out, udiff.Unified("a/"+filepath.ToSlash(p), "b/"+filepath.ToSlash(p), string(old), string(f.Data)))
+		drift += n
+		dirs = append(dirs, t.Dir)
 	}
-	for _, p := range ir.StaleFiles(dir, files) {
-		stale++
-		fmt.Fprintf(out, "stale file not generated from the schema: %s\n", p)
-	}
-	if stale == 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "dshgen: %s is fresh (%d files)\n", dir, len(files))
+	if drift == 0 {
 		return nil
 	}
-	fix := "go run ./cmd/dshgen generate"
-	if schemaPath != schema.Path {
-		fix += " --schema " + schemaPath
-	}
-	if dir != "out" {
-		fix += " --out " + dir
-	}
-	if len(langs) != 1 || langs[0] != "all" {
-		fix += " --lang " + strings.Join(langs, ",")
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "dshgen: %d generated file(s) under %s are stale; to fix, run:\n  %s\n", stale, dir, fix)
+	fmt.Fprintf(w, "dshgen: %s under %s from what the schema generates; to fix, run:\n  %s\n",
+		plural(drift, "file differs", "files differ"), strings.Join(dirs, " and "), invocation(cmd, "check"))
 	return findings()
 }

@@ -82,14 +82,14 @@ func init() {
 	f.StringVar(&tapOpts.capture, "capture", "", "write the interleaved capture (DIR<TAB>ms<TAB>raw line) to `FILE`, from the first byte")
 	f.IntVar(&tapOpts.captureMsDec, "capture-ms-decimals", 0, "decimals after the milliseconds in the capture (0: integers, as in the real-capture fixtures)")
 	f.StringVar(&tapOpts.report, "report", "", "write findings, notices and the summary to `FILE` instead of stderr")
-	f.StringVar(&tapOpts.format, "format", "text", "report format: text or jsonl (live, one line per finding/notice, then the summary), or json, junit, github (the validate report, written when the tap ends)")
+	choiceFlag(tapCmd, &tapOpts.format, "format", "text", tapFormats, "report format: text or jsonl (live, one line per finding/notice, then the summary), or json, junit, github (the validate report, written when the tap ends)")
 	f.BoolVar(&tapOpts.noValidate, "no-validate", false, "only forward (and capture); do not validate")
-	f.StringVar(&tapOpts.failOn, "fail-on", "none", "exit 1 when CMD exited 0 but validation found: error, warning (or worse), none")
+	choiceFlag(tapCmd, &tapOpts.failOn, "fail-on", "none", tapFailOn, "exit 1 when CMD exited 0 but validation found: error, warning (or worse), none")
 	f.Int64Var(&tapOpts.queueBytes, "queue-bytes", tap.DefaultQueueBytes, "bytes of traffic that may wait for validation before validation stops (see the overflow policy)")
 	f.Int64Var(&tapOpts.maxFrameBytes, "max-frame-bytes", tap.DefaultMaxFrameBytes, "longest line that is validated; longer ones are forwarded and captured, and reported")
 	f.DurationVar(&tapOpts.drainTimeout, "drain-timeout", tap.DefaultDrainTimeout, "after CMD exited, stop reading its stdout after this long without data (a process it started may hold it open)")
 	f.StringVar(&tapOpts.schema, "schema", schema.Path, "protocol schema `FILE` (default: the shipped schema)")
-	f.StringVar(&tapOpts.promptOverlap, "prompt-overlap", "error", "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (as for validate)")
+	choiceFlag(tapCmd, &tapOpts.promptOverlap, "prompt-overlap", "error", overlapChoices, "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (as for validate)")
 	rootCmd.AddCommand(tapCmd)
 }
 
@@ -104,20 +104,7 @@ func runTap(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return usageErr(errors.New("tap: no server command (usage: dshgen tap [flags] -- CMD [ARGS...])"))
 	}
-	switch o.format {
-	case "text", "jsonl", "json", "junit", "github":
-	default:
-		return usageErr(fmt.Errorf("tap: --format %q: want text, jsonl, json, junit or github", o.format))
-	}
-	overlap, ok := validate.ParseSeverity(o.promptOverlap)
-	if !ok || overlap == validate.Info {
-		return usageErr(fmt.Errorf("tap: --prompt-overlap must be error, warning or off, not %q", o.promptOverlap))
-	}
-	switch o.failOn {
-	case "none", "error", "warning":
-	default:
-		return usageErr(fmt.Errorf("tap: --fail-on %q: want error, warning or none", o.failOn))
-	}
+	overlap, _ := validate.ParseSeverity(o.promptOverlap)
 	if o.queueBytes <= 0 || o.maxFrameBytes <= 0 || o.drainTimeout <= 0 || o.captureMsDec < 0 || o.captureMsDec > 6 {
 		return usageErr(errors.New("tap: --queue-bytes, --max-frame-bytes and --drain-timeout must be positive, --capture-ms-decimals 0..6"))
 	}

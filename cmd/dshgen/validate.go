@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -51,10 +50,7 @@ or as json, junit or github workflow annotations, followed by a summary.
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage or
 input error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sev, ok := validate.ParseSeverity(promptOverlap)
-			if !ok || sev == validate.Info {
-				return usageErr(fmt.Errorf("--prompt-overlap must be error, warning or off, not %q", promptOverlap))
-			}
+			sev, _ := validate.ParseSeverity(promptOverlap)
 			var dir ir.Direction
 			both := false
 			switch direction {
@@ -63,11 +59,6 @@ input error.`,
 				dir = ir.Direction(direction)
 			case "both":
 				both = true
-			default:
-				return usageErr(fmt.Errorf("--direction must be auto, client-to-server, server-to-client or both, not %q", direction))
-			}
-			if !validFormat(format) {
-				return usageErr(fmt.Errorf("--format must be one of %s, not %q", strings.Join(validate.Formats, ", "), format))
 			}
 			if maxFrameBytes <= 0 {
 				return usageErr(fmt.Errorf("--max-frame-bytes must be positive"))
@@ -129,21 +120,12 @@ input error.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&schemaPath, "schema", schema.Path, "protocol schema (default: the shipped schema)")
-	f.StringVar(&direction, "direction", "auto", "side that wrote an NDJSON input: auto (from the first known method), client-to-server, server-to-client, or both (a mixed file; responses paired within it); captures always carry both")
-	f.StringVar(&format, "format", "text", "output format: text, json, junit or github (workflow annotations)")
+	choiceFlag(cmd, &direction, "direction", "auto", directionChoices, "side that wrote an NDJSON input: auto (from the first known method), client-to-server, server-to-client, or both (a mixed file; responses paired within it); captures always carry both")
+	choiceFlag(cmd, &format, "format", "text", validate.Formats, "output format: text, json, junit or github (workflow annotations)")
 	f.Int64Var(&maxFrameBytes, "max-frame-bytes", frame.DefaultMaxFrameBytes, "longest frame read; a longer line is reported (frame.too-large) and skipped without being buffered")
 	f.BoolVar(&snapshot, "snapshot", false, "validate the upstream's normalized snapshot fixtures as they are (no jsonrpc, {{placeholder}} strings, time 0, sessions merged under one placeholder id)")
-	f.StringVar(&promptOverlap, "prompt-overlap", "error", "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (the seeds say an overlap fails; the 0.0.1-rc.5 runtime queues it)")
+	choiceFlag(cmd, &promptOverlap, "prompt-overlap", "error", overlapChoices, "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (the seeds say an overlap fails; the 0.0.1-rc.5 runtime queues it)")
 	f.StringVar(&typeName, "type", "", "validate each line as one instance of the named $defs type instead of as a frame")
 	f.BoolVar(&fullCauses, "full-causes", false, "debug: report every leaf of the validation library's error tree, not only the chosen union branch")
 	rootCmd.AddCommand(cmd)
-}
-
-func validFormat(s string) bool {
-	for _, f := range validate.Formats {
-		if f == s {
-			return true
-		}
-	}
-	return false
 }

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgen/dshgen/gen/emit/output"
 	"github.com/dshgen/dshgen/gen/emit/python"
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/corpus"
@@ -288,7 +289,7 @@ func generate(t *testing.T, schema, out string, timeout time.Duration, extra ...
 	if err != nil {
 		return r, fmt.Errorf("gen/emit/python.Emit: %w", err)
 	}
-	if err := ir.WriteFiles(out, files, false); err != nil {
+	if _, err := output.Write([]output.Target{{Dir: out, Files: files, NoManifest: true}}); err != nil {
 		return r, fmt.Errorf("writing the Python files: %w", err)
 	}
 	return r, nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dshgen/dshgen/gen/emit/golang"
+	"github.com/dshgen/dshgen/gen/emit/output"
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/corpus"
 )
@@ -52,7 +53,7 @@ func TestCasesGo(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			if err := ir.WriteFiles(dir, files, false); err != nil {
+			if _, err := output.Write([]output.Target{{Dir: dir, Files: files, NoManifest: true}}); err != nil {
 				t.Fatal(err)
 			}
 			check, err := os.ReadFile(filepath.Join(root, "testdata", "golang", "cases", c.name+".go.txt"))

@@ -25,7 +25,8 @@ var runtimeSrc string
 
 const jsonPkg = "encoding/json"
 
-// Emit returns the Go package files for m under "go/<package>/".
+// Emit returns the Go package files for m under "go/<package>/" (and its
+// go.mod when o.GoModule is set).
 func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 	pkg := o.PackageName()
 	dir := path.Join("go", pkg)
@@ -68,6 +69,13 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 		}
 	}
 	out := []ir.File{{Path: dir + "/runtime.go", Data: rtSrc}}
+	if o.GoModule != "" {
+		mod, err := goMod(m, o, dir)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, mod)
+	}
 	return append(out, rendered...), nil
 }
 

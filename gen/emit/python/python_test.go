@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgen/dshgen/gen/emit/output"
 	"github.com/dshgen/dshgen/gen/ir"
 )
 
@@ -76,7 +77,7 @@ func TestGolden(t *testing.T) {
 				if err := os.RemoveAll(golden); err != nil {
 					t.Fatal(err)
 				}
-				if err := ir.WriteFiles(golden, files, true); err != nil {
+				if _, err := output.Write([]output.Target{{Dir: golden, Files: files, NoManifest: true}}); err != nil {
 					t.Fatal(err)
 				}
 				return
@@ -164,7 +165,7 @@ func TestImport(t *testing.T) {
 		files := emitCase(t, dir)
 		_, pkg := caseSchema(dir)
 		out := t.TempDir()
-		if err := ir.WriteFiles(out, files, true); err != nil {
+		if _, err := output.Write([]output.Target{{Dir: out, Files: files, NoManifest: true}}); err != nil {
 			t.Fatal(err)
 		}
 		cmd := exec.Command(py, "-W", "error", "-c", "import "+pkg+"; import "+pkg+".types, "+pkg+".methods")

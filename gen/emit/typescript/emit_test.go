@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgen/dshgen/gen/emit/output"
 	"github.com/dshgen/dshgen/gen/ir"
 )
 
@@ -103,7 +104,7 @@ func TestGolden(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			files := emitFile(t, filepath.Join(dir, "schema.json"), ir.Options{Version: "golden"})
 			if *update {
-				if err := ir.WriteFiles(dir, files, true); err != nil {
+				if _, err := output.Write([]output.Target{{Dir: dir, Files: files, NoManifest: true}}); err != nil {
 					t.Fatal(err)
 				}
 				return
@@ -127,7 +128,7 @@ func TestOutTS(t *testing.T) {
 		t.Fatal(err)
 	}
 	if *update {
-		if err := ir.WriteFiles(filepath.Join(root, "out"), files, true); err != nil {
+		if _, err := output.Write([]output.Target{{Dir: filepath.Join(root, "out"), Files: files}}); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -333,7 +334,7 @@ func TestTSC(t *testing.T) {
 			schemaPath = filepath.Join(dir, "dsh-sdk-protocol.schema.json")
 		}
 		out := filepath.Join(root, name)
-		if err := ir.WriteFiles(out, emitFile(t, schemaPath, ir.Options{}), false); err != nil {
+		if _, err := output.Write([]output.Target{{Dir: out, Files: emitFile(t, schemaPath, ir.Options{}), NoManifest: true}}); err != nil {
 			t.Fatal(err)
 		}
 		if check, err := os.ReadFile(filepath.Join(dir, "check.ts")); err == nil {
@@ -384,7 +385,7 @@ func TestCase07NoInjectedCode(t *testing.T) {
 	tsc := tscPath(t)
 	out := t.TempDir()
 	files := emitFile(t, filepath.Join(repoRoot(t), "testdata", "ts", "golden", "07-description-escaping", "schema.json"), ir.Options{})
-	if err := ir.WriteFiles(out, files, false); err != nil {
+	if _, err := output.Write([]output.Target{{Dir: out, Files: files, NoManifest: true}}); err != nil {
 		t.Fatal(err)
 	}
 	dist := filepath.Join(out, "js")

@@ -23,13 +23,27 @@ const (
 	FailStrict FailOn = "strict"
 )
 
+// failOnLevels are the --fail-on values, as the CLI lists them.
+var failOnLevels = []FailOn{FailWire, FailCode, FailStrict, FailNone}
+
+// FailOnLevels returns the --fail-on values (for the CLI's validation and
+// shell completion).
+func FailOnLevels() []string {
+	out := make([]string, len(failOnLevels))
+	for i, l := range failOnLevels {
+		out[i] = string(l)
+	}
+	return out
+}
+
 // ParseFailOn parses a --fail-on value; the error lists the accepted ones.
 func ParseFailOn(s string) (FailOn, error) {
-	switch f := FailOn(s); f {
-	case FailNone, FailWire, FailCode, FailStrict:
-		return f, nil
+	for _, l := range failOnLevels {
+		if FailOn(s) == l {
+			return l, nil
+		}
 	}
-	return "", fmt.Errorf("--fail-on %q: want wire, code, strict or none", s)
+	return "", fmt.Errorf("--fail-on %q: want %s", s, strings.Join(FailOnLevels(), ", "))
 }
 
 // Fails reports whether finding f fails at level l.

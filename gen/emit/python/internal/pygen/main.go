@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/dshgen/dshgen/gen/emit/output"
 	"github.com/dshgen/dshgen/gen/emit/python"
 	"github.com/dshgen/dshgen/gen/ir"
 )
@@ -30,7 +31,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	if err := ir.WriteFiles(*out, files, true); err != nil {
+	if _, err := output.Write([]output.Target{{Dir: *out, Files: files}}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
