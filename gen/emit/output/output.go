@@ -40,6 +40,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/dshgen/dshgen/gen/ir"
 )
@@ -153,7 +154,7 @@ func resolve(t Target) (*root, error) {
 			r.exists = missing == ""
 			break
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			return nil, fmt.Errorf("%s: %w", t.Dir, err)
 		}
 		if filepath.Dir(p) == p {
