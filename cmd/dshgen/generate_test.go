@@ -121,30 +121,35 @@ func TestGenerateDeterministic(t *testing.T) {
 }
 
 // TestGenerateCheckDrift: --check exits 1 with a unified diff and the fix
-// command when a generated file was edited or a stale file lies around, and
-// writes nothing.
+// command when a generated file was edited or a file an earlier run
+// generated is no longer generated (stale), calls no user file stale, and
+// writes nothing; generate then repairs both.
 func TestGenerateCheckDrift(t *testing.T) {
 	root := repoRoot(t)
 	out := t.TempDir()
-	if code, _, stderr := runDshgen(t, root, "generate", "--out", out, "--lang", "go"); code != 0 {
+	if code, _, stderr := runDshgen(t, root, "generate", "--out", out, "--lang", "go", "--go-module", "example.com/x/dshproto"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	types := filepath.Join(out, "go", "dshproto", "types.go")
 	src, _ := os.ReadFile(types)
 	edited := bytes.Replace(src, []byte("type SessionEvent interface"), []byte("type SessionEventX interface"), 1)
 	os.WriteFile(types, edited, 0o644)
-	os.WriteFile(filepath.Join(out, "go", "dshproto", "old.go"), []byte("package dshproto\n"), 0o644)
+	mine := filepath.Join(out, "go", "dshproto", "mine.go")
+	os.WriteFile(mine, []byte("package dshproto\n"), 0o644)
 	before := treeHash(t, out)
 	code, stdout, stderr := runDshgen(t, root, "generate", "--check", "--out", out, "--lang", "go")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
-	for _, w := range []string{"--- a/", "+++ b/", "-type SessionEventX interface", "+type SessionEvent interface", "stale file not generated from the schema", "old.go"} {
+	for _, w := range []string{"--- a/", "+++ b/", "-type SessionEventX interface", "+type SessionEvent interface", "stale file not generated from the schema: " + filepath.Join(out, "go", "dshproto", "go.mod")} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("stdout lacks %q", w)
 		}
 	}
-	if !strings.Contains(stderr, "go run ./cmd/dshgen generate --out "+out+" --lang go") {
+	if strings.Contains(stdout+stderr, "mine.go") {
+		t.Errorf("the user's mine.go is reported:\n%s%s", stdout, stderr)
+	}
+	if !strings.Contains(stderr, dshgenBin+" generate --lang go --out "+out+"\n") {
 		t.Errorf("stderr lacks the fix command:\n%s", stderr)
 	}
 	if treeHash(t, out) != before {
@@ -154,8 +159,11 @@ func TestGenerateCheckDrift(t *testing.T) {
 	if code, _, stderr := runDshgen(t, root, "generate", "--out", out, "--lang", "go"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(out, "go", "dshproto", "old.go")); err == nil {
+	if _, err := os.Stat(filepath.Join(out, "go", "dshproto", "go.mod")); err == nil {
 		t.Error("stale file left in place")
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Error("the user's file was removed")
 	}
 	if code, _, _ := runDshgen(t, root, "generate", "--check", "--out", out, "--lang", "go"); code != 0 {
 		t.Errorf("--check after generate: exit %d", code)
