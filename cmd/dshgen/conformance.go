@@ -227,6 +227,6 @@ func printReport(w io.Writer, rep *conformance.Report, drivers []conformance.Dri
 		}
 		per = append(per, fmt.Sprintf("%s %d/%d", d.Lang, rep.PerLang[d.Lang]-bad, rep.PerLang[d.Lang]))
 	}
-	fmt.Fprintf(w, "dshgen conformance: %d files, %d frames, %d valid; round-tripped: %s; invalid vectors caught: %d/%d\n",
-		len(rep.Files), rep.Frames, rep.Checked, strings.Join(per, ", "), rep.InvalidChecked-len(rep.InvalidMissed), rep.InvalidChecked)
+	fmt.Fprintf(w, "dshgen conformance: %s, %s, %d valid; round-tripped: %s; invalid vectors caught: %d/%d\n",
+		plural(len(rep.Files), "file", "files"), plural(rep.Frames, "frame", "frames"), rep.Checked, strings.Join(per, ", "), rep.InvalidChecked-len(rep.InvalidMissed), rep.InvalidChecked)
 }

@@ -33,7 +33,7 @@ generated code; strict: also wire-strict-receivers; none: never), 0 otherwise,
 2 for usage or input errors (unreadable file, schema problems, git failure).`,
 	Args: func(cmd *cobra.Command, args []string) error {
 		if len(args) != 2 {
-			return usageErr(fmt.Errorf("diff needs two schemas: OLD NEW (got %d arguments)", len(args)))
+			return usageErr(fmt.Errorf("diff needs two schemas: OLD NEW (got %s)", plural(len(args), "argument", "arguments")))
 		}
 		return nil
 	},

@@ -229,7 +229,7 @@ func runTap(cmd *cobra.Command, args []string) error {
 			if !live {
 				if n := vs.NotKept(); n > 0 {
 					rep.notice(tap.Notice{Severity: "warning", Rule: "tap.findings-not-kept", AtMs: float64(res.Elapsed) / 1e6,
-						Message: fmt.Sprintf("%d findings after the first %d are counted but not in the %s report", n, tapKeepFindings, o.format)})
+						Message: fmt.Sprintf("%s after the first %d are counted but not in the %s report", plural(n, "finding", "findings"), tapKeepFindings, o.format)})
 				}
 				var r validate.Report
 				r.Add(streamName, vs.Result())
@@ -392,10 +392,10 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 	val := "validation off"
 	switch {
 	case validated && res.ValidationComplete:
-		val = fmt.Sprintf("validation: %d errors, %d warnings", errs, warns)
+		val = "validation: " + plural(errs, "error", "errors") + ", " + plural(warns, "warning", "warnings")
 	case validated:
-		val = fmt.Sprintf("validation INCOMPLETE (overflow, %d+%d bytes not validated): %d errors, %d warnings",
-			res.ClientToServer.Unvalidated, res.ServerToClient.Unvalidated, errs, warns)
+		val = fmt.Sprintf("validation INCOMPLETE (overflow, %s not validated): %s, %s",
+			plural(res.ClientToServer.Unvalidated+res.ServerToClient.Unvalidated, "byte", "bytes"), plural(errs, "error", "errors"), plural(warns, "warning", "warnings"))
 	}
 	dropped := r.droppedLines()
 	if r.json {
@@ -420,10 +420,11 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 	}
 	drop := ""
 	if dropped > 0 {
-		drop = fmt.Sprintf("; %d report lines dropped (the report writer could not keep up)", dropped)
+		drop = fmt.Sprintf("; %s dropped (the report writer could not keep up)", plural(dropped, "report line", "report lines"))
 	}
-	r.lineAlways(fmt.Sprintf("dshgen tap: C->S %d lines (%d bytes), S->C %d lines (%d bytes); %s; server %s after %s%s\n",
-		res.ClientToServer.Lines, res.ClientToServer.Bytes, res.ServerToClient.Lines, res.ServerToClient.Bytes,
+	r.lineAlways(fmt.Sprintf("dshgen tap: C->S %s (%s), S->C %s (%s); %s; server %s after %s%s\n",
+		plural(res.ClientToServer.Lines, "line", "lines"), plural(res.ClientToServer.Bytes, "byte", "bytes"),
+		plural(res.ServerToClient.Lines, "line", "lines"), plural(res.ServerToClient.Bytes, "byte", "bytes"),
 		val, exit, res.ServerExited.Round(time.Millisecond), drop))
 }
 
