@@ -52,7 +52,7 @@ func TestConformanceCatchesBrokenEmitter(t *testing.T) {
 func TestConformanceUserCapture(t *testing.T) {
 	capture := filepath.Join(root(t), "..", "shared", "fixtures", "real-captures", "subagent", "interleaved.log")
 	code, stdout, stderr := runDshgen(t, repoRoot(t), "conformance", "--lang", "go", capture)
-	if code != 0 || !strings.Contains(stdout, "1 files, 68 frames") {
+	if code != 0 || !strings.Contains(stdout, "1 file, 68 frames") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }

@@ -311,6 +311,16 @@ func TestNoManifest(t *testing.T) {
 
 // TestIdenticalUserFileAdopted: a file of the user's that already has the
 // bytes dshgen would write is not a conflict.
+// TestNoManifestLeavesNoState: a NoManifest target (scratch and golden
+// trees) ends with no .dshgen directory.
+func TestNoManifestLeavesNoState(t *testing.T) {
+	out := t.TempDir()
+	mustWrite(t, Target{Dir: out, Files: files("ts/a.ts", hdr), NoManifest: true})
+	if _, err := os.Stat(filepath.Join(out, ".dshgen")); err == nil {
+		t.Error(".dshgen left in a NoManifest tree")
+	}
+}
+
 func TestIdenticalUserFileAdopted(t *testing.T) {
 	out := t.TempDir()
 	write(t, filepath.Join(out, "valid.log"), "same\n")

@@ -415,7 +415,15 @@ func rollForward(primary string, j *journal) error {
 	if err := os.Remove(statePath(primary, journalName(j.ID))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return syncDir(statePath(primary))
+	// A tree without a manifest (Target.NoManifest) keeps no state
+	// directory: os.Remove removes it only when it is empty.
+	for _, jr := range j.Roots {
+		os.Remove(statePath(jr.Dir))
+	}
+	if err := syncDir(statePath(primary)); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return syncDir(primary)
 }
 
 // discard removes what an uncommitted switch staged under root abs.
