@@ -175,6 +175,10 @@ func (l *loader) fill(t *Type, at loc, n *node) {
 		t.Kind, t.Alias = KindAlias, &TypeRef{Kind: RefJSON}
 		return
 	}
+	if l.dynamicRef(at, n) {
+		t.Kind, t.Alias = KindAlias, &TypeRef{Kind: RefJSON}
+		return
+	}
 	if n.Has("$ref") {
 		// A named alias of another schema.
 		r := l.use(at, n, t.Name)
@@ -415,10 +419,13 @@ func (l *loader) use(at loc, n *node, hint string) TypeRef {
 		l.problem(at, "a schema must be an object or a boolean", "")
 		return TypeRef{Kind: RefJSON}
 	}
+	if l.dynamicRef(at, n) {
+		return TypeRef{Kind: RefJSON}
+	}
 	if ref := n.StrOf("$ref"); ref != "" {
 		target, err := l.refTarget(at.Doc, ref)
 		if err != nil {
-			l.problem(at.Child("$ref"), err.Error(), "")
+			l.problem(at.Child("$ref"), err.Error(), schemadoc.Hint(err))
 			return TypeRef{Kind: RefJSON}
 		}
 		tn := target.Node()
@@ -434,6 +441,19 @@ func (l *loader) use(at loc, n *node, hint string) TypeRef {
 		return TypeRef{Kind: RefNamed, Named: l.typeAt(at)}
 	}
 	return l.shapeRef(at, n, hint)
+}
+
+// dynamicRef reports (and records as a problem) a $dynamicRef or
+// $recursiveRef: which schema it names depends on the validation path, so
+// no binding can type it (the bindings would silently hold any JSON).
+func (l *loader) dynamicRef(at loc, n *node) bool {
+	for _, kw := range []string{"$dynamicRef", "$recursiveRef"} {
+		if n.Has(kw) {
+			l.problem(at.Child(kw), kw+" is not supported: the schema it names depends on where validation came from, so no binding can type it", "use $ref to the schema it should name")
+			return true
+		}
+	}
+	return false
 }
 
 // anonymous names an anonymous object or union at at after hint, or reports

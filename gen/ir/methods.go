@@ -126,7 +126,7 @@ func (l *loader) methodType(at loc, n *node) *Type {
 	ref := n.StrOf("$ref")
 	target, err := l.refTarget(at.Doc, ref)
 	if err != nil {
-		l.problem(at.Child("$ref"), err.Error(), "")
+		l.problem(at.Child("$ref"), err.Error(), schemadoc.Hint(err))
 		return nil
 	}
 	tn := target.Node()

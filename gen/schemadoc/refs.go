@@ -1,6 +1,7 @@
 package schemadoc
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -107,7 +108,7 @@ func isRemote(ref string) bool {
 func (s *Set) checkRef(at Loc, ref string) {
 	t, err := s.Resolve(at.Doc, ref)
 	if err != nil {
-		s.add(at, err.Error(), "")
+		s.add(at, err.Error(), Hint(err))
 		return
 	}
 	if t.Node() == nil {
@@ -154,4 +155,13 @@ func (s *Set) checkID(at Loc, kw, id string, n *Node) {
 	}
 	s.add(at.Child(kw), fmt.Sprintf("%s %s %q inside the schema starts a new base URI for the $refs below it; dshgen resolves $refs by file path and does not follow it", what, kw, id),
 		"move this schema into a file of its own and $ref it by relative path, or remove the "+kw)
+}
+
+// Hint returns the fix an error from Resolve carries ("" when none).
+func Hint(err error) string {
+	var he *hintError
+	if errors.As(err, &he) {
+		return he.hint
+	}
+	return ""
 }

@@ -215,6 +215,10 @@ func (s *Set) Resolve(from *Doc, ref string) (Loc, error) {
 	}
 	d, err := s.load(abs)
 	if err != nil {
+		var he *hintError
+		if errors.As(err, &he) {
+			return Loc{}, &hintError{fmt.Sprintf("$ref %q: %s", ref, he.msg), he.hint}
+		}
 		return Loc{}, fmt.Errorf("$ref %q: %v", ref, err)
 	}
 	return Loc{d, frag}, nil
@@ -283,9 +287,14 @@ func (s *Set) allowed(p string) bool {
 }
 
 func (s *Set) outside(p string) error {
-	return fmt.Errorf("%s is outside the schema's directory tree (%s), so it is not read; move the file under %s, or allow its directory with --allow-ref-dir %s",
-		p, strings.Join(s.dirs, ", "), s.dirs[0], filepath.Dir(p))
+	return &hintError{fmt.Sprintf("%s is outside the schema's directory tree %s, so it is not read", p, s.dirs[0]),
+		fmt.Sprintf("move the file under %s, or allow its directory with --allow-ref-dir %s", s.dirs[0], filepath.Dir(p))}
 }
+
+// hintError is an error that carries the fix for a Problem.
+type hintError struct{ msg, hint string }
+
+func (e *hintError) Error() string { return e.msg }
 
 // show renders a sibling file's path as messages show it: relative to the
 // directory the root schema was named in.
