@@ -25,12 +25,12 @@ func TestReadRefusesWhatIsNotASchemaFile(t *testing.T) {
 	f.Truncate(MaxFileBytes + 1) // sparse: nothing is written
 	f.Close()
 	cases := map[string]string{
-		"/dev/zero": "a device",
-		"/dev/null": "a device",
-		fifo:        "a FIFO",
-		dir:         "a directory",
-		empty:       "empty",
-		huge:        "over the 8388608-byte limit",
+		"/dev/zero":                        "a device",
+		"/dev/null":                        "a device",
+		fifo:                               "a FIFO",
+		dir:                                "a directory",
+		empty:                              "empty",
+		huge:                               "over the 8388608-byte limit",
 		filepath.Join(dir, "missing.json"): "no such file",
 	}
 	if runtime.GOOS == "linux" {

@@ -54,9 +54,9 @@ func hasProblem(ps []Problem, pointer string, words ...string) bool {
 
 func TestRefsAcrossFiles(t *testing.T) {
 	dir := write(t, t.TempDir(), map[string]string{
-		"schema.json":    `{"$defs":{"A":{"$ref":"sub/b.json#/$defs/B"},"W":{"$ref":"sub/b.json"}}}`,
-		"sub/b.json":     `{"$defs":{"B":{"$ref":"../c.json#/$defs/C"}},"type":"object"}`,
-		"c.json":         "{\n\"$defs\":{\"C\":{\"type\":\"string\"}}}",
+		"schema.json":   `{"$defs":{"A":{"$ref":"sub/b.json#/$defs/B"},"W":{"$ref":"sub/b.json"}}}`,
+		"sub/b.json":    `{"$defs":{"B":{"$ref":"../c.json#/$defs/C"}},"type":"object"}`,
+		"c.json":        "{\n\"$defs\":{\"C\":{\"type\":\"string\"}}}",
 		"unused/x.json": `not json`,
 	})
 	s, err := Open(Source{Path: filepath.Join(dir, "schema.json")}, nil)
@@ -176,16 +176,16 @@ func TestReferenceLookalikesAccepted(t *testing.T) {
 
 func TestDialects(t *testing.T) {
 	for uri, want := range map[string]Draft{
-		"https://json-schema.org/draft/2020-12/schema": Draft2020,
-		"http://json-schema.org/draft/2020-12/schema#": Draft2020,
-		"https://json-schema.org/draft/2019-09/schema": Draft2019,
-		"http://json-schema.org/draft-07/schema#":      Draft7,
-		"http://json-schema.org/draft-07/schema":       Draft7,
-		"http://json-schema.org/draft-06/schema#":      Draft6,
-		"http://json-schema.org/draft-04/schema#":      Draft4,
-		"http://json-schema.org/draft-03/schema#":      0,
+		"https://json-schema.org/draft/2020-12/schema":  Draft2020,
+		"http://json-schema.org/draft/2020-12/schema#":  Draft2020,
+		"https://json-schema.org/draft/2019-09/schema":  Draft2019,
+		"http://json-schema.org/draft-07/schema#":       Draft7,
+		"http://json-schema.org/draft-07/schema":        Draft7,
+		"http://json-schema.org/draft-06/schema#":       Draft6,
+		"http://json-schema.org/draft-04/schema#":       Draft4,
+		"http://json-schema.org/draft-03/schema#":       0,
 		"https://json-schema.org/draft/2020-12/schema/": 0,
-		"ftp://json-schema.org/draft-07/schema#":       0,
+		"ftp://json-schema.org/draft-07/schema#":        0,
 	} {
 		if got := DraftOf(uri); got != want {
 			t.Errorf("%s: %v, want %v", uri, got, want)
