@@ -161,6 +161,23 @@ func (n *Node) Value() any {
 	return out
 }
 
+// Walk calls visit for every value below n, depth first in document order:
+// key is the member name for an object member, "" for an array element.
+// visit returns whether to descend into the value. It does not count as
+// reading overlay members.
+func (n *Node) Walk(visit func(key string, v *Node) bool) {
+	for _, it := range n.Items() {
+		if visit("", it) {
+			it.Walk(visit)
+		}
+	}
+	for _, k := range n.Keys() {
+		if v := n.vals[k]; visit(k, v) {
+			v.Walk(visit)
+		}
+	}
+}
+
 // Compact returns the node's compact JSON text, members in document order.
 func (n *Node) Compact() string {
 	var b strings.Builder

@@ -181,18 +181,8 @@ func (p *parser) object(depth int) (*Node, error) {
 		}
 		n.keys = append(n.keys, key)
 		n.vals[key] = v
-		p.space()
-		if p.pos >= len(p.data) {
-			return nil, p.fail("unexpected end of JSON input")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			return n, nil
-		default:
-			return nil, p.unexpected("after object key:value pair")
+		if done, err := p.next('}', "after object key:value pair"); done || err != nil {
+			return n, err
 		}
 	}
 }
@@ -219,20 +209,28 @@ func (p *parser) array(depth int) (*Node, error) {
 			return nil, err
 		}
 		n.items = append(n.items, v)
-		p.space()
-		if p.pos >= len(p.data) {
-			return nil, p.fail("unexpected end of JSON input")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			return n, nil
-		default:
-			return nil, p.unexpected("after array element")
+		if done, err := p.next(']', "after array element"); done || err != nil {
+			return n, err
 		}
 	}
+}
+
+// next consumes what follows a member or element: a comma (more follow)
+// or the closing bracket (done).
+func (p *parser) next(closing byte, after string) (bool, error) {
+	p.space()
+	if p.pos >= len(p.data) {
+		return false, p.fail("unexpected end of JSON input")
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return false, nil
+	case closing:
+		p.pos++
+		return true, nil
+	}
+	return false, p.unexpected(after)
 }
 
 // number scans an RFC 8259 number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?

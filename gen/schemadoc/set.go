@@ -360,15 +360,10 @@ func (s *Set) Keywords(ptr string) (map[string]any, bool) {
 				out[k] = n.vals[k].Value()
 			}
 		}
-		ref := n.Member("$ref").Str()
-		if ref == "" {
+		var ok bool
+		if at, n, ok = s.refStep(at, n); !ok {
 			break
 		}
-		t, err := s.Resolve(at.Doc, ref)
-		if err != nil {
-			break
-		}
-		at, n = t, t.Node()
 	}
 	delete(out, "$ref")
 	return out, true
@@ -377,22 +372,28 @@ func (s *Set) Keywords(ptr string) (map[string]any, bool) {
 // Deref follows a $ref chain from the node at at to the node it names (at
 // most 64 hops; an unresolvable $ref ends the chain where it stands).
 func (s *Set) Deref(at Loc, n *Node) (Loc, *Node) {
-	for i := 0; i < 64 && n.IsObject(); i++ {
-		ref := n.Member("$ref").Str()
-		if ref == "" {
+	for i := 0; i < 64; i++ {
+		tat, tn, ok := s.refStep(at, n)
+		if !ok {
 			break
 		}
-		t, err := s.Resolve(at.Doc, ref)
-		if err != nil {
-			break
-		}
-		tn := t.Node()
-		if tn == nil {
-			break
-		}
-		at, n = t, tn
+		at, n = tat, tn
 	}
 	return at, n
+}
+
+// refStep follows the $ref of n, if it has one that resolves to a node.
+func (s *Set) refStep(at Loc, n *Node) (Loc, *Node, bool) {
+	ref := n.Member("$ref").Str()
+	if ref == "" {
+		return at, n, false
+	}
+	t, err := s.Resolve(at.Doc, ref)
+	if err != nil {
+		return at, n, false
+	}
+	tn := t.Node()
+	return t, tn, tn != nil
 }
 
 // compiled holds the validation library's compiler of a Set.

@@ -188,21 +188,13 @@ func fileRefs(b []byte) []string {
 		return nil
 	}
 	var out []string
-	var walk func(n *schemadoc.Node)
-	walk = func(n *schemadoc.Node) {
-		for _, it := range n.Items() {
-			walk(it)
-		}
-		for _, k := range n.Keys() {
-			c := n.Member(k)
-			if k == "$ref" && c.Kind() == schemadoc.String {
-				if u, err := url.Parse(c.Str()); err == nil && u.Scheme == "" && u.Host == "" && u.Path != "" {
-					out = append(out, u.Path)
-				}
+	root.Walk(func(k string, c *schemadoc.Node) bool {
+		if k == "$ref" && c.Kind() == schemadoc.String {
+			if u, err := url.Parse(c.Str()); err == nil && u.Scheme == "" && u.Host == "" && u.Path != "" {
+				out = append(out, u.Path)
 			}
-			walk(c)
 		}
-	}
-	walk(root)
+		return true
+	})
 	return out
 }

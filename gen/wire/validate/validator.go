@@ -254,13 +254,8 @@ func internTable(m *ir.Model) map[string]string {
 	for _, me := range m.Methods {
 		add(me.Name)
 	}
-	var walk func(n *schemadoc.Node)
-	walk = func(n *schemadoc.Node) {
-		for _, it := range n.Items() {
-			walk(it)
-		}
-		for _, k := range n.Keys() {
-			e := n.Member(k)
+	for _, d := range m.Source().Docs() {
+		d.Root.Walk(func(k string, e *schemadoc.Node) bool {
 			switch k {
 			case "properties":
 				for _, p := range e.Keys() {
@@ -277,13 +272,10 @@ func internTable(m *ir.Model) map[string]string {
 					}
 				}
 			case "description", "examples", "title":
-				continue
+				return false
 			}
-			walk(e)
-		}
-	}
-	for _, d := range m.Source().Docs() {
-		walk(d.Root)
+			return true
+		})
 	}
 	return t
 }
