@@ -139,7 +139,8 @@ elif scenario == "working-directory":
         attempt("set-relative", lambda: s.set_working_directory("sub"))
         attempt("set-absolute", lambda: s.set_working_directory(base + "/sub/deeper"))
         attempt("set-missing", lambda: s.set_working_directory(base + "/no/such/dir"))
-        attempt("set-file", lambda: s.set_working_directory(os.path.join(base, "h")))
+        open(base + "/plain-file.txt", "w").write("not a directory\n")
+        attempt("set-file", lambda: s.set_working_directory(base + "/plain-file.txt"))
         attempt("get", lambda: s.get_working_directory())
         attempt("run-after-set", lambda: summary(s.run("[wd] Where am I?")))
         attempt("set-no-path", lambda: raw(h, "session/working-directory/set", {"sessionId": "s-wd"}, _WorkingDirectoryResponse))
@@ -204,6 +205,7 @@ elif scenario == "errors":
     attempt("wait", lambda: raw(h, "session/wait", {"sessionId": "s-e"}))
     attempt("initialize-again", lambda: raw(h, "initialize", {"cwd": work, "provider": "deepseek-official", "model": "deepseek-v4-flash"}))
     attempt("shutdown", lambda: raw(h, "shutdown", None))
+    h.client._proc.wait(timeout=30)  # the runtime exits after answering; close() then has nothing to send
     h.close()
 
 else:
