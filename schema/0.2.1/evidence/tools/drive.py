@@ -41,7 +41,7 @@ def harness(home="home", **over):
     cfg = dict(cwd=wd, dsh_bin=wrapper(), dsh_home=os.path.join(work, scenario + "-" + home),
                base_url="http://127.0.0.1:" + port, api_key="sk-test",
                env={"HOME": wd + "/h", "TAP_CAPTURE": cap, "DSHGEN": os.environ["DSHGEN"], "RT": os.environ["RT"]},
-               request_timeout_seconds=90, shutdown_timeout_seconds=10)
+               request_timeout_seconds=180, shutdown_timeout_seconds=10, initialize_timeout_seconds=180)
     cfg.update(over)
     return DeepSeekHarness(DeepSeekHarnessConfig(**cfg))
 
@@ -155,6 +155,22 @@ elif scenario == "resume":
         attempt("resume-open-session", lambda: raw(h, "session/resume", {"sessionId": "s-resume"}))
         attempt("resume-missing", lambda: raw(h, "session/resume", {"sessionId": "s-not-persisted"}))
         attempt("resume-empty-id", lambda: raw(h, "session/resume", {"sessionId": ""}))
+
+elif scenario == "resume-tools":
+    # the resumed runtime runs with a config patch that disables the todo tool: the first request
+    # after resume compares its tools with the persisted header and appends a developer/message
+    with harness() as h:
+        attempt("run-first", lambda: summary(h.run("Say hello.", session_id="s-rtools")))
+    patch = os.path.join(work, scenario + "-no-todo.yml")
+    with open(patch, "w") as f:
+        f.write("- id: tool-todo\n  disabled: true\n")
+    with harness(patches=(patch,)) as h:
+        attempt("resume", lambda: (h.resume_session("s-rtools"), "resumed")[1])
+        attempt("run-after-resume", lambda: summary(h.start_session("s-rtools").run("Say hello again.")))
+    time.sleep(3)
+    with harness() as h:  # the tool comes back: a tool-addition with headerSeq
+        attempt("resume-again", lambda: (h.resume_session("s-rtools"), "resumed")[1])
+        attempt("run-with-todo-again", lambda: summary(h.start_session("s-rtools").run("Say hello a third time.")))
 
 elif scenario == "reasoning-effort":
     with harness(reasoning_effort="max", max_tokens=4096) as h:
