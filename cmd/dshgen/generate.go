@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,17 +35,6 @@ var emitters = []struct {
 	{"go", golang.Emit},
 	{"python", python.Emit},
 	{"ts", typescript.Emit},
-}
-
-// loadSchema loads the schema at path, or the shipped one when path is the
-// default and the file is not there (dshgen run outside the repository).
-func loadSchema(path string) (*ir.Model, error) {
-	if path == schema.Path {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return ir.LoadBytes(schema.FileName, schema.Bytes())
-		}
-	}
-	return ir.Load(path)
 }
 
 // generateAll runs the selected emitters and returns every file, sorted.
@@ -99,7 +87,8 @@ func langNames() []string {
 }
 
 func init() {
-	var schemaPath, outDir, pkg, vectorsDir, goModule string
+	var outDir, pkg, vectorsDir, goModule string
+	var src schemaFlags
 	var langs []string
 	var check bool
 	cmd := &cobra.Command{
@@ -125,7 +114,7 @@ compared with the files under --out; drift prints a unified diff and the
 command that fixes it, and exits 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := loadSchema(schemaPath)
+			m, err := src.load()
 			if err != nil {
 				return usageErr(err)
 			}
@@ -134,7 +123,7 @@ command that fixes it, and exits 1.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			if !cmd.Flags().Changed("vectors") && schemaPath == schema.Path {
+			if !cmd.Flags().Changed("vectors") && src.schema == schema.Path && len(src.overlays) == 0 {
 				// In the repository the shipped schema's vectors are kept
 				// fresh with its bindings.
 				if st, err := os.Stat(defaultVectors); err == nil && st.IsDir() {
@@ -171,7 +160,7 @@ command that fixes it, and exits 1.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&schemaPath, "schema", schema.Path, "schema file (JSON Schema draft 2020-12 with x-methods)")
+	addSchemaFlags(cmd.Flags(), &src)
 	cmd.Flags().StringVar(&outDir, "out", "out", "output directory")
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name in every language")
 	choicesFlag(cmd, &langs, "lang", []string{"all"}, append(langNames(), "all"), "languages to generate: "+strings.Join(langNames(), ",")+" or all")

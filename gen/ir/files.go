@@ -2,7 +2,6 @@ package ir
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"unicode"
 )
@@ -45,11 +44,12 @@ const (
 
 // Header returns the provenance line every generated file starts with (in
 // the target's comment syntax, without the comment marker): tool, version,
-// schema file and its sha256. No timestamps, so output is reproducible. It
-// follows Go's convention for generated files
-// (https://go.dev/s/generatedcode), which editors and linters recognise.
+// schema file and its sha256, and each overlay file and its sha256 (see
+// Provenance). No timestamps, so output is reproducible. It follows Go's
+// convention for generated files (https://go.dev/s/generatedcode), which
+// editors and linters recognise.
 func (m *Model) Header(o Options) string {
-	return fmt.Sprintf("%s%s from %s (sha256 %s). %s", headerPrefix, o.Version, filepath.Base(m.File), m.SHA256, headerSuffix)
+	return fmt.Sprintf("%s%s from %s. %s", headerPrefix, o.Version, m.Provenance(), headerSuffix)
 }
 
 // IsGenerated reports whether data carries the provenance line of Header
