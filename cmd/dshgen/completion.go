@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -23,27 +24,30 @@ const (
 	completeNothing
 )
 
-// freeFlags maps "command flag" to what completes that flag's value.
+// freeFlags maps "command flag" to what completes that flag's value; "*"
+// as the command is every command that has the flag (the schema source
+// flags several commands share).
 var freeFlags = map[string]struct {
 	kind completeKind
 	ext  []string
 }{
-	"generate schema":          {completeFile, []string{"json"}},
+	"* schema":                 {completeFile, []string{"json"}},
+	"* overlay":                {completeFile, []string{"json"}},
+	"* allow-ref-dir":          {completeDir, nil},
+	"diff old-overlay":         {completeFile, []string{"json"}},
+	"diff new-overlay":         {completeFile, []string{"json"}},
 	"generate out":             {completeDir, nil},
 	"generate vectors":         {completeDir, nil},
 	"generate package":         {completeNothing, nil},
 	"generate go-module":       {completeNothing, nil},
-	"validate schema":          {completeFile, []string{"json"}},
 	"validate max-frame-bytes": {completeNothing, nil},
 	"validate type":            {completeNothing, nil},
-	"tap schema":               {completeFile, []string{"json"}},
 	"tap capture":              {completeFile, nil},
 	"tap report":               {completeFile, nil},
 	"tap capture-ms-decimals":  {completeNothing, nil},
 	"tap drain-timeout":        {completeNothing, nil},
 	"tap max-frame-bytes":      {completeNothing, nil},
 	"tap queue-bytes":          {completeNothing, nil},
-	"conformance schema":       {completeFile, []string{"json"}},
 	"conformance out":          {completeDir, nil},
 	"conformance package":      {completeNothing, nil},
 }
@@ -57,35 +61,39 @@ func init() { cobra.OnInitialize(registerCompletions) }
 func registerCompletions() {
 	registerOnce.Do(func() {
 		for key, c := range freeFlags {
-			cmd, name, err := findFlag(key)
-			if err != nil {
-				continue // TestEveryFlagCompletes reports it
-			}
-			switch c.kind {
-			case completeFile:
-				err = cmd.MarkFlagFilename(name, c.ext...)
-			case completeDir:
-				err = cmd.MarkFlagDirname(name)
-			default:
-				err = cmd.RegisterFlagCompletionFunc(name, cobra.NoFileCompletions)
-			}
-			if err != nil {
-				panic(fmt.Sprintf("completion of %s: %v", key, err))
+			for _, cf := range findFlags(key) {
+				var err error
+				switch c.kind {
+				case completeFile:
+					err = cf.cmd.MarkFlagFilename(cf.name, c.ext...)
+				case completeDir:
+					err = cf.cmd.MarkFlagDirname(cf.name)
+				default:
+					err = cf.cmd.RegisterFlagCompletionFunc(cf.name, cobra.NoFileCompletions)
+				}
+				if err != nil {
+					panic(fmt.Sprintf("completion of %s: %v", key, err))
+				}
 			}
 		}
 	})
 }
 
-// findFlag resolves "command flag" to the command and the flag name.
-func findFlag(key string) (*cobra.Command, string, error) {
-	var cmdName, flag string
-	if _, err := fmt.Sscan(key, &cmdName, &flag); err != nil {
-		return nil, "", fmt.Errorf("%q: want \"command flag\"", key)
-	}
+type cmdFlag struct {
+	cmd  *cobra.Command
+	name string
+}
+
+// findFlags resolves "command flag" ("*" for every command) to the
+// commands that have the flag; none when the key names no flag (which
+// TestEveryFlagCompletes reports).
+func findFlags(key string) []cmdFlag {
+	cmdName, flag, _ := strings.Cut(key, " ")
+	var out []cmdFlag
 	for _, c := range rootCmd.Commands() {
-		if c.Name() == cmdName && c.Flags().Lookup(flag) != nil {
-			return c, flag, nil
+		if (cmdName == "*" || c.Name() == cmdName) && c.Flags().Lookup(flag) != nil {
+			out = append(out, cmdFlag{c, flag})
 		}
 	}
-	return nil, "", fmt.Errorf("%q: no such command flag", key)
+	return out
 }

@@ -172,12 +172,17 @@ func invocation(cmd *cobra.Command, drop ...string) string {
 }
 
 // binaryName is how the user invoked dshgen: "go run ./cmd/dshgen" for a
-// binary that go run built (in a go-build*/…/exe directory), else argv[0]
-// as typed.
+// binary that go run built (in a go-build temporary directory, or in the
+// build cache, where Go 1.24 and later keep go run's executables), else
+// argv[0] as typed.
 func binaryName() string {
 	a := os.Args[0]
-	if filepath.Base(filepath.Dir(a)) == "exe" && strings.Contains(filepath.ToSlash(a), "/go-build") {
-		return "go run ./cmd/dshgen"
+	if filepath.IsAbs(a) {
+		dir := filepath.ToSlash(filepath.Dir(a))
+		cache := os.Getenv("GOCACHE")
+		if strings.Contains(dir, "/go-build") || (cache != "" && strings.HasPrefix(dir, filepath.ToSlash(cache)+"/")) {
+			return "go run ./cmd/dshgen"
+		}
 	}
 	return shellQuote(a)
 }
