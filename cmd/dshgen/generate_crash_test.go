@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/dshgen/dshgen/gen/emit/output"
+	"github.com/dshgen/dshgen/gen/emit/output/outputtest"
 )
 
 // The crash tests kill a real `dshgen generate` (SIGKILL) between any two
@@ -136,29 +137,7 @@ func (f *crashFixture) copyOld(t *testing.T) string {
 	return dst
 }
 
-// treeSnapshot maps every file under dir (relative, slash-separated) to
-// its content; empty directories are listed with a trailing slash.
-func treeSnapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	m := map[string]string{}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if ents, _ := os.ReadDir(p); len(ents) == 0 && p != dir {
-				m[rel+"/"] = ""
-			}
-			return nil
-		}
-		b, _ := os.ReadFile(p)
-		m[rel] = string(b)
-		return nil
-	})
-	return m
-}
+func treeSnapshot(t *testing.T, dir string) map[string]string { return outputtest.Snapshot(t, dir) }
 
 // internal reports dshgen's switch state files (staging, journal), which
 // a reader of the tree does not count as part of it.
@@ -174,23 +153,7 @@ func visible(m map[string]string) map[string]string {
 	return out
 }
 
-func diffKeys(a, b map[string]string) string {
-	var d []string
-	for p, v := range a {
-		if w, ok := b[p]; !ok {
-			d = append(d, "-"+p)
-		} else if w != v {
-			d = append(d, "~"+p)
-		}
-	}
-	for p := range b {
-		if _, ok := a[p]; !ok {
-			d = append(d, "+"+p)
-		}
-	}
-	sort.Strings(d)
-	return strings.Join(d, " ")
-}
+func diffKeys(a, b map[string]string) string { return outputtest.Diff(a, b) }
 
 // pausedRun starts the new run in dir with the pause hook at step k and
 // returns once it says it paused (or exited first: then ok is false).

@@ -3,13 +3,12 @@ package output
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
+	"github.com/dshgen/dshgen/gen/emit/output/outputtest"
 	"github.com/dshgen/dshgen/gen/ir"
 )
 
@@ -23,53 +22,11 @@ func files(kv ...string) []ir.File {
 	return out
 }
 
-// snapshot maps every path under dir (directories with a trailing slash,
-// links with their target) to its content.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	m := map[string]string{}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel, _ := filepath.Rel(dir, p)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			to, _ := os.Readlink(p)
-			m[rel] = "-> " + to
-		case d.IsDir():
-			m[rel+"/"] = ""
-		case !d.Type().IsRegular():
-			m[rel] = d.Type().String()
-		default:
-			b, _ := os.ReadFile(p)
-			m[rel] = string(b)
-		}
-		return nil
-	})
-	return m
-}
+func snapshot(t *testing.T, dir string) map[string]string { return outputtest.Snapshot(t, dir) }
 
-func same(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
+func same(a, b map[string]string) bool { return outputtest.Diff(a, b) == "" }
 
-func keys(m map[string]string) string {
-	var k []string
-	for p := range m {
-		k = append(k, p)
-	}
-	sort.Strings(k)
-	return strings.Join(k, " ")
-}
+func keys(m map[string]string) string { return outputtest.Diff(nil, m) }
 
 func write(t *testing.T, p, data string) {
 	t.Helper()
