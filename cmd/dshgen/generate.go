@@ -103,7 +103,8 @@ inside each directory and switched in with renames, so a crash leaves the
 old files or, once the next run finishes the switch, the new ones.
 
 Only files dshgen wrote are replaced or removed: those listed in
-DIR/.dshgen/manifest, or carrying dshgen's generated header. A file of
+DIR/.dshgen/manifest (written by every run) or, in a tree no manifest
+covers yet, those carrying dshgen's generated header. A file of
 yours at a generated path stops the run; a file of yours beside the
 generated ones is left alone; a generated file no longer generated is
 removed, and generate says so. A symbolic link inside the output directory
