@@ -206,35 +206,55 @@ class Session:
         if tag:
             rule, path, text = tag
             return bad(rule, prefix + pointer_of(path), text)
-        e = best_match(errs)
+        e = self._narrow(best_match(errs))
         return bad(rule, prefix + pointer_of(e.absolute_path), e.message[:300])
 
+    def _union_tag(self, e):
+        """(member, [const per branch]) when the oneOf/anyOf error e is at a
+        union whose branches all require one member with distinct const
+        strings; else None."""
+        if e.validator not in ("oneOf", "anyOf") or not isinstance(e.instance, dict):
+            return None
+        consts = {}
+        for b in e.validator_value:
+            n = b
+            while isinstance(n, dict) and "$ref" in n:
+                n = protolib.resolve(self.p.doc, n["$ref"])  # the schemas only use local refs
+            for k, v in (n.get("properties", {}) if isinstance(n, dict) else {}).items():
+                if isinstance(v, dict) and isinstance(v.get("const"), str) and k in n.get("required", []):
+                    consts.setdefault(k, []).append(v["const"])
+        tags = [k for k, vs in consts.items() if len(vs) == len(e.validator_value) and len(set(vs)) == len(vs)]
+        return (tags[0], consts[tags[0]]) if len(tags) == 1 else None
+
+    def _narrow(self, e):
+        """At a tagged union whose tag the value names, report the error of
+        that branch (as dshgen does), not the union's "not valid under any"."""
+        while e.context:
+            t = self._union_tag(e)
+            if not t or e.instance.get(t[0]) not in t[1]:
+                break
+            i = t[1].index(e.instance[t[0]])
+            sub = [c for c in e.context if c.relative_schema_path and c.relative_schema_path[0] == i]
+            if not sub:
+                break
+            e = best_match(sub)
+        return e
+
     def _tag_problem(self, errs):
-        """union.missing-tag / union.unknown-tag: a oneOf/anyOf whose branches
-        all require one const string member, and a value that lacks it or has
-        a value no branch declares."""
+        """union.missing-tag / union.unknown-tag: a tagged union (see
+        _union_tag) and a value that lacks the tag or has a value no branch
+        declares."""
         stack = list(errs)
         while stack:
             e = stack.pop()
             stack.extend(e.context or [])
-            if e.validator not in ("oneOf", "anyOf") or not isinstance(e.instance, dict):
+            t = self._union_tag(e)
+            if not t:
                 continue
-            consts = {}
-            for b in e.validator_value:
-                n = b
-                while isinstance(n, dict) and "$ref" in n:
-                    n = protolib.resolve(self.p.doc, n["$ref"])  # the schemas only use local refs
-                for k, v in (n.get("properties", {}) if isinstance(n, dict) else {}).items():
-                    if isinstance(v, dict) and isinstance(v.get("const"), str) and k in n.get("required", []):
-                        consts.setdefault(k, []).append(v["const"])
-            tags = [k for k, vs in consts.items() if len(vs) == len(e.validator_value) and len(set(vs)) == len(vs)]
-            if len(tags) != 1:
-                continue
-            t = tags[0]
-            if t not in e.instance:
-                return "union.missing-tag", e.absolute_path, f"tag {t!r} missing (one of {sorted(consts[t])})"
-            if e.instance[t] not in consts[t]:
-                return "union.unknown-tag", list(e.absolute_path) + [t], f"unknown {t} {e.instance[t]!r}; known: {sorted(consts[t])}"
+            if t[0] not in e.instance:
+                return "union.missing-tag", e.absolute_path, f"tag {t[0]!r} missing (one of {sorted(t[1])})"
+            if e.instance[t[0]] not in t[1]:
+                return "union.unknown-tag", list(e.absolute_path) + [t[0]], f"unknown {t[0]} {e.instance[t[0]]!r}; known: {sorted(t[1])}"
         return None
 
     def close(self):
