@@ -460,30 +460,30 @@ def render_summary(surveys, notes):
     return "\n" + "\n".join(out) + "\n"
 
 
+def md_table(title, columns, rows):
+    """A markdown section: heading, header row, rows (lists of cells)."""
+    out = [f"\n### {title}\n", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
 def render_other(surveys):
-    out = []
-    out.append("\n### Type lists (more than one non-null type)\n")
-    out.append("| schema | pointer | types | today | proposed |")
-    out.append("|---|---|---|---|---|")
-    for pname, s in surveys.items():
-        for at, t in s.typelists:
-            out.append(f"| {pname} | `{at[1:]}` | `{json.dumps(t)}` | refused: a type list is not supported | union by JSON type; branch names {md_escape(', '.join(s.names[at] + pascal(x) for x in t if x != 'null'))} (bindings: Go a small union with MarshalJSON, Python `str \\| int`, TypeScript `string \\| number`) |")
+    typelists = [[pname, f"`{at[1:]}`", f"`{json.dumps(t)}`", "refused: a type list is not supported",
+                  "union by JSON type; branch names " + md_escape(", ".join(s.names[at] + pascal(x) for x in t if x != "null"))
+                  + " (bindings: Go a small union with MarshalJSON, Python `str \\| int`, TypeScript `string \\| number`)"]
+                 for pname, s in surveys.items() for at, t in s.typelists]
+    out = md_table("Type lists (more than one non-null type)", ["schema", "pointer", "types", "today", "proposed"], typelists)
     nullable = sum(1 for s in surveys.values() for at in s.walk_nullables())
     out.append(f"\nNullable type lists (`[\"T\", \"null\"]`, accepted today as nullable T): {nullable} "
                f"(ACP: every optional member schemars writes as `Option<T>`).\n")
-    out.append("\n### allOf\n")
-    out.append("| schema | pointer | parts | proposed |")
-    out.append("|---|---|---|---|")
-    for pname, s in surveys.items():
-        for at, name, parts in s.allofs:
-            labs = ["$ref " + def_name(p["$ref"]) if "$ref" in p else s.label(p) for p in parts]
-            out.append(f"| {pname} | `{at[1:]}` | {md_escape('; '.join(labs))} | one object type {name} with the members of all parts (required = union of the parts' required; a const in a later part narrows the earlier part's member) |")
-    out.append("\n### Non-string const\n")
-    out.append("| schema | pointer | const | proposed |")
-    out.append("|---|---|---|---|")
-    for pname, s in surveys.items():
-        for at, c in s.consts:
-            out.append(f"| {pname} | `{at[1:]}` | `{json.dumps(c)}` | a field const of type integer (checked on decode, written on encode); no name needed |")
+    allofs = [[pname, f"`{at[1:]}`", md_escape("; ".join("$ref " + def_name(p["$ref"]) if "$ref" in p else s.label(p) for p in parts)),
+               f"one object type {name} with the members of all parts (required = union of the parts' required; "
+               "a const in a later part narrows the earlier part's member)"]
+              for pname, s in surveys.items() for at, name, parts in s.allofs]
+    out += md_table("allOf", ["schema", "pointer", "parts", "proposed"], allofs)
+    consts = [[pname, f"`{at[1:]}`", f"`{json.dumps(c)}`", "a field const of type integer (checked on decode, written on encode); no name needed"]
+              for pname, s in surveys.items() for at, c in s.consts]
+    out += md_table("Non-string const", ["schema", "pointer", "const", "proposed"], consts)
     return "\n".join(out) + "\n"
 
 
