@@ -294,8 +294,8 @@ class Survey:
                     if len(set(vals)) == len(vals) and rc.get("const") not in vals:
                         dflt = def_name(rp) or "the untagged branch"
                         how = f"its optional `{cand}` is const {rc['const']!r}" if "const" in rc else f"it declares no `{cand}`"
-                        return (f"tag `{cand}` with a default: {', '.join(repr(v) for v in vals)} select their branch; "
-                                f"absent `{cand}` selects {dflt} ({how})" + fallback), cand
+                        return (f"tag `{cand}` with a default: {', '.join(repr(v) for v in vals)} -> the branch declaring it; "
+                                f"absent `{cand}` -> {dflt} ({how})" + fallback), cand
         if flat and all(js) and len(set(js)) == len(js):
             return ("JSON type" + (" after splitting the type list into one branch per type" if len(flat) != len(rest) else "") + fallback), None
         groups = {}
