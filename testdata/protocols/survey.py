@@ -343,7 +343,7 @@ class Survey:
 
     # naming -------------------------------------------------------------------
 
-    def branch_name(self, union_name, at, i, b, bn, tag, default_at, kw_at):
+    def branch_name(self, union_name, at, i, b, bn, tag, siblings):
         """The proposed name of branch i (see UNIONS.md "Naming rule")."""
         if "$ref" in b:
             return def_name(b["$ref"]) or union_name
@@ -362,13 +362,14 @@ class Survey:
         j = t if isinstance(t, str) else self.json_type(bn)
         if j and j != "object":
             return union_name + pascal(j)
-        own = bn.get("required", [])
-        return union_name + "With" + "".join(pascal(k) for k in own) if own else union_name + "Object"
+        own = [k for k in bn.get("required", [])
+               if all(k not in o.get("properties", {}) for j, o in enumerate(siblings) if j != i and isinstance(o, dict))]
+        return union_name + "With" + "".join(pascal(k) for k in own) if own else "(needs x-name: no member of its own)"
 
     def union(self, at, name, kw, n):
         today, unnamed = self.today(at, kw, n, None)
         proposal, tag = self.propose(at, name, kw, n, today)
-        default_at = None
+        siblings = [self.deref(ptr_join(at, kw, i))[1] for i in range(len(n[kw]))]
         branches, bnames = [], []
         for i, b in enumerate(n[kw]):
             bp, bn = self.deref(ptr_join(at, kw, i))
@@ -376,7 +377,7 @@ class Survey:
             if "$ref" in b and b.get("title") not in (None, def_name(b["$ref"])):
                 lab += f" (title {b['title']!r})"
             branches.append(lab)
-            bn_ = self.branch_name(name, at, i, b, bn, tag, default_at, kw)
+            bn_ = self.branch_name(name, at, i, b, bn, tag, siblings)
             bnames.append(bn_ if "$ref" not in b else "")
         return {"pointer": at, "name": name, "kw": kw, "branches": branches, "today": today,
                 "unnamed_today": unnamed, "proposal": proposal, "branch_names": bnames}
