@@ -301,7 +301,12 @@ import driver
 n = 0
 for line in open("texts.txt", encoding="utf-8"):
     text = line.rstrip("\n")
-    want = json.loads(text)
+    try:
+        want = json.loads(text)
+    except RecursionError:  # Python 3.12 caps json's C recursion near 1500 levels
+        assert driver.dumps_iterative(driver.loads_iterative(text)) == text
+        n += 1
+        continue
     got = driver.loads_iterative(text)
     assert got == want and repr(got) == repr(want), (text[:80], got, want)
     if "1e400" not in text:

@@ -12,9 +12,10 @@ exception's type named when it is not the bindings' ``DecodeError``).
 
 Frames nest up to 10000 levels (encoding/json's limit, which dshgen
 conformance holds every language to). Python's own limits are lower: the
-recursion limit (1000 by default) bounds ``json.loads``, ``json.dumps`` and
-the generated decoders of recursive types, and Python 3.12 also caps the C
-recursion of the json module. So the driver runs in a thread with a large
+recursion limit (1000 by default) bounds ``json.loads`` (about 990 levels),
+``json.dumps`` and the generated decoders of recursive types (about two
+frames per level), and Python 3.12 caps the json module's C recursion near
+1500 levels whatever the limit. So the driver runs in a thread with a large
 stack and a raised recursion limit, and when the json module still raises
 RecursionError it parses or writes that frame with the iterative reader and
 writer below (same results as json.loads / json.dumps(ensure_ascii=True)).
