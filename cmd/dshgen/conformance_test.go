@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -127,25 +126,6 @@ func langsHere(t *testing.T) []string {
 		}
 	}
 	return out
-}
-
-// runDshgenEnv runs dshgen in dir with extra environment; DSHGEN_TYPESCRIPT
-// points at the repository's TypeScript unless env sets it.
-func runDshgenEnv(t *testing.T, dir string, env []string, args ...string) (int, string, string) {
-	t.Helper()
-	cmd := exec.Command(dshgenBin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "DSHGEN_TYPESCRIPT="+filepath.Join(repoRoot(t), repoTypeScript)), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return code, out.String(), errb.String()
 }
 
 // perLang is the summary's "round-tripped:" part for langs, each n/n.
