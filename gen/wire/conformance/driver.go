@@ -52,11 +52,6 @@ type header struct {
 	Method string `json:"method,omitempty"`
 }
 
-// death is how one driver process ended before answering every frame.
-type death struct {
-	reason string
-}
-
 // check sends frames through d, restarting it after each frame it dies
 // on, and returns the frames that did not round-trip. A driver that does
 // not start (no handshake) is an error.
@@ -68,7 +63,7 @@ func (d Driver) check(ctx context.Context, frames []*InputFrame) ([]Mismatch, er
 	var out []Mismatch
 	seq := 1 // seq of frames[0]
 	for deaths := 0; len(frames) > 0; deaths++ {
-		answers, dead, err := d.session(ctx, frames, seq)
+		answers, died, err := d.session(ctx, frames, seq)
 		if err != nil {
 			if deaths == 0 {
 				return nil, fmt.Errorf("%s driver: %w", d.Lang, err)
@@ -80,11 +75,11 @@ func (d Driver) check(ctx context.Context, frames []*InputFrame) ([]Mismatch, er
 				out = append(out, *m)
 			}
 		}
-		if dead == nil {
+		if died == "" {
 			break
 		}
 		f := frames[len(answers)]
-		out = append(out, Mismatch{Lang: d.Lang, File: f.File, Line: f.Line, Frames: 1, What: "the driver died on this frame: " + dead.reason})
+		out = append(out, Mismatch{Lang: d.Lang, File: f.File, Line: f.Line, Frames: 1, What: "the driver died on this frame: " + died})
 		seq += len(answers) + 1
 		frames = frames[len(answers)+1:]
 		if deaths+1 >= maxDeaths && len(frames) > 0 {
@@ -108,10 +103,10 @@ func notChecked(lang string, frames []*InputFrame, why string) []Mismatch {
 }
 
 // session runs one driver process over frames (numbered from seq) and
-// returns its answers in order: all of them (dead nil), or those it gave
-// before it died on the next frame (dead says how). err is a driver that
+// returns its answers in order: all of them (died ""), or those it gave
+// before it died on the next frame (died says how). err is a driver that
 // did not start.
-func (d Driver) session(ctx context.Context, frames []*InputFrame, seq int) (answers []string, dead *death, err error) {
+func (d Driver) session(ctx context.Context, frames []*InputFrame, seq int) (answers []string, died string, err error) {
 	stall := d.Stall
 	if stall == 0 {
 		stall = DefaultStall
@@ -124,16 +119,16 @@ func (d Driver) session(ctx context.Context, frames []*InputFrame, seq int) (ans
 	cmd.WaitDelay = 5 * time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, nil, err
+		return nil, "", err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, nil, err
+		return nil, "", err
 	}
 	stderr := &tailBuffer{max: 64 << 10}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
-		return nil, nil, err
+		return nil, "", err
 	}
 
 	// killedFor is why the runner killed the driver ("" while it did not).
@@ -173,7 +168,7 @@ func (d Driver) session(ctx context.Context, frames []*InputFrame, seq int) (ans
 	r := bufio.NewReaderSize(stdout, 256<<10)
 	// end waits for the process (killing it first when why is set) and
 	// says how it ended.
-	end := func(why string) *death {
+	end := func(why string) string {
 		if why != "" {
 			kill(why)
 		}
@@ -182,15 +177,15 @@ func (d Driver) session(ctx context.Context, frames []*InputFrame, seq int) (ans
 		werr := cmd.Wait()
 		mu.Lock()
 		defer mu.Unlock()
-		return &death{reason: deathReason(killedFor, werr, stderr.String())}
+		return deathReason(killedFor, werr, stderr.String())
 	}
 	hs, err := readLine(r, 4096)
 	if err != nil {
-		return nil, nil, fmt.Errorf("did not start: %s", end("").reason)
+		return nil, "", fmt.Errorf("did not start: %s", end(""))
 	}
 	if hs != Handshake {
 		end("bad handshake")
-		return nil, nil, fmt.Errorf("did not start: wrote %q instead of %q", clip(hs), Handshake)
+		return nil, "", fmt.Errorf("did not start: wrote %q instead of %q", clip(hs), Handshake)
 	}
 	timer.Reset(stall)
 	for i, f := range frames {
@@ -213,7 +208,7 @@ func (d Driver) session(ctx context.Context, frames []*InputFrame, seq int) (ans
 	// watchdog still kills one that does not).
 	<-writeDone
 	cmd.Wait()
-	return answers, nil, nil
+	return answers, "", nil
 }
 
 var errLineTooLong = errors.New("line too long")
