@@ -180,10 +180,13 @@ func (d Driver) session(ctx context.Context, frames []*InputFrame, seq int) (ans
 		return deathReason(killedFor, werr, stderr.String())
 	}
 	hs, err := readLine(r, 4096)
-	if err != nil {
+	switch {
+	case errors.Is(err, errLineTooLong):
+		end("bad handshake")
+		return nil, "", fmt.Errorf("did not start: its first line is longer than 4096 bytes, not %q", Handshake)
+	case err != nil:
 		return nil, "", fmt.Errorf("did not start: %s", end(""))
-	}
-	if hs != Handshake {
+	case hs != Handshake:
 		end("bad handshake")
 		return nil, "", fmt.Errorf("did not start: wrote %q instead of %q", clip(hs), Handshake)
 	}
