@@ -24,7 +24,8 @@ import (
 const repoTypeScript = "testdata/ts/node_modules/typescript"
 
 func init() {
-	var schemaPath, outDir, pkg string
+	var outDir, pkg string
+	var src schemaFlags
 	var langs []string
 	cmd := &cobra.Command{
 		Use:   "conformance [FILE...]",
@@ -57,7 +58,7 @@ nesting deeper than 10000 levels are not held to it.
 Exit status: 0 all conform, 1 a mismatch or a missed invalid vector, 2
 usage or setup error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := loadSchema(schemaPath)
+			m, err := src.load()
 			if err != nil {
 				return usageErr(err)
 			}
@@ -65,7 +66,7 @@ usage or setup error.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			inputs, invalid, err := conformanceInputs(m, schemaPath, args)
+			inputs, invalid, err := conformanceInputs(m, src.schema, args)
 			if err != nil {
 				return usageErr(err)
 			}
@@ -116,9 +117,7 @@ usage or setup error.`,
 			printReport(cmd.OutOrStdout(), rep, drivers)
 			if rep.Failed() {
 				repro := "dshgen conformance --lang " + strings.Join(selected, ",")
-				if schemaPath != schema.Path {
-					repro += " --schema " + schemaPath
-				}
+				repro += src.args()
 				if cmd.Flags().Changed("out") {
 					repro += " --out " + outDir
 				}
@@ -134,7 +133,7 @@ usage or setup error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&schemaPath, "schema", schema.Path, "protocol schema (default: the shipped schema)")
+	addSchemaFlags(cmd.Flags(), &src)
 	cmd.Flags().StringVar(&outDir, "out", "", "test the bindings already generated in this directory (go/, python/, ts/ as 'dshgen generate --out' writes them) instead of generating them from --schema")
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name the bindings are (or were) generated with")
 	cmd.Flags().StringSliceVar(&langs, "lang", []string{"all"}, "languages: go, python, ts or all")
