@@ -156,7 +156,9 @@ func ignored(f validate.Finding, snapshot bool) bool {
 // pairs each response with its request's method.
 func Classify(v *validate.Validator, in Input, frames []InputFrame) error {
 	snapshot := filepath.Base(in.Name) == "notifications.expected.jsonl"
-	res, err := v.ValidateReader(bytes.NewReader(in.Data), validate.Input{Name: in.Name})
+	// An NDJSON input may mix both directions: the bindings decode by
+	// method whichever side sent the frame.
+	res, err := v.ValidateReader(bytes.NewReader(in.Data), validate.Input{Name: in.Name, Both: true})
 	if err != nil {
 		return err
 	}
