@@ -218,7 +218,8 @@ const kvSchema = `{
 // holding nothing but a user's schema, generates that schema's bindings,
 // round-trips its vectors through every language and checks its invalid
 // vectors; the same for the shipped schema; and a capture of the user's
-// protocol is checked too (a frame that is not valid is named with why).
+// protocol is checked too (a frame that is not valid is named with why);
+// and the MCP subset of testdata/second-protocol.
 func TestConformanceOutsideRepository(t *testing.T) {
 	langs := langsHere(t)
 	dir := t.TempDir()
@@ -246,6 +247,17 @@ func TestConformanceOutsideRepository(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 2 {
 		t.Errorf("conformance left files in the working directory: %v", entries)
+	}
+	// A larger protocol: the MCP subset, whose root URIs carry a pattern
+	// without examples.
+	mcp, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "second-protocol", "mcp.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "mcp.schema.json"), mcp, 0o644)
+	code, stdout, stderr = runDshgenEnv(t, dir, nil, "conformance", "--schema", "mcp.schema.json", "--package", "mcpproto", "--lang", strings.Join(langs, ","))
+	if code != 0 || !strings.Contains(stdout, "1 files, 148 frames, 148 valid; "+perLang(langs, 148)+" invalid vectors caught: 40/40") {
+		t.Fatalf("MCP subset: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
 
