@@ -2,10 +2,12 @@ package validate
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -369,30 +371,47 @@ func (s *Stream) envelope(p *prepared) {
 	}
 }
 
+// checkID checks a request's or response's id: a JSON-RPC 2.0 id (a
+// string or a number without a fractional part; null is handled by the
+// classification) for every schema, and the schema's JsonRpcId type when
+// it has one.
 func (s *Stream) checkID(c *frameCtx, idv any) {
 	v := s.v
-	if v.idSchema != nil {
-		if v.idType != nil && v.fastAccepts(v.idType, idv) {
-			return
-		}
-		if err := v.idSchema.Validate(idv); err != nil {
-			c.add(RuleEnvID, "", "/id", fmt.Sprintf("id %s is not a valid JsonRpcId (a string or an integer)", jsonText(idv)))
-		}
-		return
+	ok := true
+	if n, isNum := idv.(json.Number); isNum && !isInteger(n) {
+		ok = false
 	}
-	if n, ok := idv.(json.Number); ok && !isInteger(n) {
-		c.add(RuleEnvID, "", "/id", fmt.Sprintf("id %s is not a string or an integer", n))
+	name := "a JSON-RPC 2.0 id"
+	if v.idType != nil {
+		name = "a valid " + v.idType.Name
+		if ok && !v.fastAccepts(v.idType, idv) && len(v.libraryIssues(v.idSchema, idv)) > 0 {
+			ok = false
+		}
+	}
+	if !ok {
+		c.add(RuleEnvID, "", "/id", fmt.Sprintf("id %s is not %s (a string or an integer)", jsonText(idv), name))
 	}
 }
 
+// maxKeyBytes is the longest id kept as it is in the pairing tables;
+// longer ids are kept as a hash.
+const maxKeyBytes = 128
+
 func idKey(idv any) string {
+	var k string
 	switch x := idv.(type) {
 	case string:
-		return "s" + x
+		k = "s" + x
 	case json.Number:
-		return "n" + x.String()
+		k = "n" + x.String()
+	default:
+		k = "?" + jsonText(idv)
 	}
-	return "?" + jsonText(idv)
+	if len(k) > maxKeyBytes {
+		sum := sha256.Sum256([]byte(k))
+		k = k[:1] + "#" + strconv.Itoa(len(k)) + ":" + string(sum[:])
+	}
+	return k
 }
 
 func opposite(d ir.Direction) ir.Direction {
@@ -519,12 +538,55 @@ func (s *Stream) responseShape(p *prepared) {
 		c.add(RuleEnvResponse, "", "", `response has neither "result" nor "error"`)
 	}
 	if hasErr {
+		var is []issue
 		if v.errSchema != nil {
-			c.out = append(c.out, c.issues(RuleError, "/error", v.checkValue(v.errSchema, v.errType, errv))...)
-		} else if _, ok := errv.(map[string]any); !ok {
-			c.add(RuleError, "", "/error", fmt.Sprintf(`"error" is a JSON %s, not an object`, jsonType(errv)))
+			is = v.checkValue(v.errSchema, v.errType, errv)
+		}
+		c.out = append(c.out, c.issues(RuleError, "/error", withGeneric(is, errorObjectIssues(errv)))...)
+	}
+}
+
+// errorObjectIssues checks the JSON-RPC 2.0 error object, whatever the
+// schema calls it: an object with an integer "code" and a string
+// "message" ("data" is free).
+func errorObjectIssues(errv any) []issue {
+	const what = "a JSON-RPC 2.0 error object has an integer code and a string message"
+	obj, ok := errv.(map[string]any)
+	if !ok {
+		return []issue{{msg: fmt.Sprintf(`"error" is a JSON %s, not an object`, jsonType(errv))}}
+	}
+	var out []issue
+	var missing []string
+	for _, m := range []struct{ name, typ string }{{"code", "integer"}, {"message", "string"}} {
+		x, has := obj[m.name]
+		switch {
+		case !has:
+			missing = append(missing, "'"+m.name+"'")
+		case jsonType(x) != m.typ:
+			out = append(out, issue{ptr: "/" + m.name, msg: fmt.Sprintf("expected %s, but got %s (%s)", m.typ, jsonType(x), what)})
 		}
 	}
+	if len(missing) > 0 {
+		out = append(out, issue{msg: fmt.Sprintf("missing properties: %s (%s)", strings.Join(missing, ", "), what)})
+	}
+	return out
+}
+
+// withGeneric adds the built-in rule's issues at the pointers where the
+// schema's own check found nothing (a schema type is usually stricter, and
+// its message names its schema location).
+func withGeneric(schemaIssues, generic []issue) []issue {
+	seen := map[string]bool{}
+	for _, is := range schemaIssues {
+		seen[is.ptr] = true
+	}
+	out := schemaIssues
+	for _, is := range generic {
+		if !seen[is.ptr] {
+			out = append(out, is)
+		}
+	}
+	return out
 }
 
 // response pairs a response with its request and checks its result.

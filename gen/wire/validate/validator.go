@@ -277,16 +277,8 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issu
 		} else {
 			out = append(out, issue{sev: Warning, msg: fmt.Sprintf("not checked against %s: it nests more than %d levels deep", name, MaxReportDepth)})
 		}
-	} else if err := s.Validate(val); err != nil {
-		ve, ok := err.(*jsonschema.ValidationError)
-		if !ok {
-			return []issue{{msg: err.Error()}}
-		}
-		if v.opts.FullCauses {
-			v.allLeaves(ve, val, &out)
-		} else {
-			v.explain(ve, val, nil, &out)
-		}
+	} else {
+		out = append(out, v.libraryIssues(s, val)...)
 	}
 	// The walker finds the unknown tags of open unions; a value the fast
 	// check accepted without taking any fallback branch has none.
@@ -299,6 +291,30 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issu
 		out = v.dropPlaceholders(out, val)
 	}
 	return group(out)
+}
+
+// libraryIssues validates val with the library: every number in it that is
+// not tame is replaced by its surrogate first (num.go), and the messages
+// name the numbers as they were sent.
+func (v *Validator) libraryIssues(s *jsonschema.Schema, val any) []issue {
+	var ss surrogates
+	lv, _ := tameValue(val, &ss)
+	err := s.Validate(lv)
+	if err == nil {
+		return nil
+	}
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return []issue{{msg: err.Error()}}
+	}
+	var out []issue
+	if v.opts.FullCauses {
+		v.allLeaves(ve, lv, &out)
+	} else {
+		v.explain(ve, lv, nil, &out)
+	}
+	ss.restore(out)
+	return out
 }
 
 // group merges the issues at one pointer (same rule, severity and branch)
