@@ -349,4 +349,3 @@ func checkFastAgainstLibrary(t *testing.T, v *Validator, where, frame string) {
 }
 
 func jsonStr(x any) string { s, _ := x.(string); return s }
-
