@@ -180,7 +180,7 @@ func writeJUnit(w io.Writer, r *Report) error {
 		}
 		flush()
 		if len(suite.Cases) == 0 {
-			suite.Cases = append(suite.Cases, junitCase{Name: fmt.Sprintf("%d frames", s.Frames), Classname: s.Name})
+			suite.Cases = append(suite.Cases, junitCase{Name: Count(s.Frames, "frame"), Classname: s.Name})
 			suite.Tests++
 		}
 		out.Tests += suite.Tests

@@ -38,6 +38,7 @@ type Rule struct {
 // Rule ids.
 const (
 	RuleInput             = "input.read"
+	RuleInternal          = "internal.error"
 	RuleCaptureFormat     = "capture.format"
 	RuleFrameTooLarge     = "frame.too-large"
 	RuleFrameBOM          = "frame.bom"
@@ -78,6 +79,7 @@ const (
 // in this order).
 var Rules = []Rule{
 	{RuleInput, Error, "input", "the input could not be read (I/O error); reported for the stream, reading stops", `read error: input/output error`},
+	{RuleInternal, Error, "input", "the validator itself failed on this frame (a bug in dshgen or the validation library: please report it with the frame); the frame's other checks may be missing, the rest of the stream is checked", `the validator failed on this frame: runtime error: invalid memory address or nil pointer dereference`},
 	{RuleCaptureFormat, Error, "framing", "a line of an interleaved capture is not DIR<TAB>MS<TAB>frame (DIR C->S or S->C, optionally (EOF) or (no-newline)); the line is skipped", `unknown direction tag "X->Y" (want C->S or S->C, optionally with (EOF) or (no-newline)); line skipped`},
 	{RuleFrameTooLarge, Error, "framing", "a line is longer than --max-frame-bytes (default 64 MiB); it is skipped without being buffered and reading goes on", `frame of 1126399 bytes exceeds the limit of 1048576 bytes (--max-frame-bytes); frame skipped`},
 	{RuleFrameBOM, Warning, "framing", "a UTF-8 byte order mark before a frame; upstream's TS reader trims it, Python's json.loads rejects it; the frame is validated without it", `byte order mark (EF BB BF) before the frame: the TS runtime ignores it, Python's json.loads rejects it`},

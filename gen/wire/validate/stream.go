@@ -138,6 +138,18 @@ func (s *Stream) Feed(dir ir.Direction, l *frame.Line) []Finding {
 	return s.commit(s.prep(dir, l))
 }
 
+// internalError turns a panic while checking the frame of l into an
+// internal.error finding (the caller's recover value is r), so that a bug
+// costs one frame's checks and never the stream.
+func (s *Stream) internalError(r any, dir ir.Direction, l *frame.Line) Finding {
+	msg := strings.ReplaceAll(fmt.Sprint(r), "\n", " ")
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
+	}
+	return Finding{Stream: s.cfg.Name, Line: l.Num, Offset: l.Offset, Direction: dir, Rule: RuleInternal, Severity: Error,
+		Message: "the validator failed on this frame: " + msg}
+}
+
 type frameKind int8
 
 const (
@@ -169,10 +181,19 @@ type prepared struct {
 
 // prep runs the frame-local checks. It only reads the Stream's
 // configuration and the Validator, so it is safe to call concurrently.
-func (s *Stream) prep(dir ir.Direction, l *frame.Line) *prepared {
-	p := &prepared{line: *l}
+func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
+	p = &prepared{line: *l}
 	p.c = frameCtx{s: s, line: &p.line, dir: dir}
 	c := &p.c
+	defer func() {
+		if r := recover(); r != nil {
+			// Keep what is known: the frame still counts and is committed.
+			q := &prepared{line: *l}
+			q.c = frameCtx{s: s, line: &q.line, dir: dir}
+			q.c.out = []Finding{s.internalError(r, dir, l)}
+			p = q
+		}
+	}()
 	if l.Blank() {
 		p.blank = true
 		c.add(RuleFrameBlank, "", "", "blank line (receivers skip it; no writer emits one)")
@@ -190,7 +211,7 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) *prepared {
 		c.add(RuleFrameNoNewline, "", "", "last line not terminated by LF (validated anyway)")
 	}
 	if l.TooLarge {
-		c.add(RuleFrameTooLarge, "", "", fmt.Sprintf("frame of %d bytes exceeds the limit of %d bytes (--max-frame-bytes); frame skipped", l.Size, s.maxFrame()))
+		c.add(RuleFrameTooLarge, "", "", fmt.Sprintf("frame of %s exceeds the limit of %s (--max-frame-bytes); frame skipped", Count(int(l.Size), "byte"), Count(int(s.maxFrame()), "byte")))
 		return p
 	}
 	if !utf8.Valid(data) {
@@ -226,8 +247,16 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) *prepared {
 
 // commit runs the checks that depend on the frames before: it must see the
 // stream's frames in order, one at a time.
-func (s *Stream) commit(p *prepared) []Finding {
+func (s *Stream) commit(p *prepared) (out []Finding) {
 	c := &p.c
+	defer func() {
+		if r := recover(); r != nil {
+			out = append(c.out, s.internalError(r, c.dir, c.line))
+			for i := range out {
+				out[i].Frame = c.index
+			}
+		}
+	}()
 	if p.blank {
 		return c.out
 	}
