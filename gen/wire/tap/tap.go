@@ -36,6 +36,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -614,6 +615,11 @@ func (t *tapper) captureLoop() {
 	}()
 	cw := frame.NewCaptureWriter(t.cfg.Capture)
 	cw.MsDecimals = t.cfg.CaptureMsDecimals
+	if f, ok := t.cfg.Capture.(*os.File); ok && f.Name() != "" {
+		// A line held while it is long (frame.CaptureSpillBytes) waits
+		// beside the capture, on the file system that will take it.
+		cw.SpillDir = filepath.Dir(f.Name())
+	}
 	var buf []chunk
 	failed := false
 	var dirtySince time.Time
