@@ -70,15 +70,34 @@ func (v *Validator) ValidateFile(path string, in Input) (Result, error) {
 // ValidateReader validates a whole stream: NDJSON frames, or the
 // interleaved capture format (detected by its first bytes). A read error
 // is returned after the findings so far (also reported as input.read).
+// The Result holds every finding, sorted; for long inputs use
+// ValidateStream, which holds none.
 func (v *Validator) ValidateReader(r io.Reader, in Input) (Result, error) {
+	var fs []Finding
+	res, err := v.ValidateStream(r, in, func(f Finding) { fs = append(fs, f) })
+	SortFindings(fs)
+	res.Findings = fs
+	return res, err
+}
+
+// ValidateStream validates a whole stream as ValidateReader does and calls
+// emit with each finding as soon as it is final, in the order order.go
+// describes (line order, but for a request whose response came after more
+// than maxHeldFindings findings of later lines). Memory is bounded
+// whatever the input's length: the frames in flight between the reader
+// and the workers, the findings held for ordering, and the pairing and
+// protocol state (MaxPending, RecentAnswers and the rule sets' bounds).
+// The Result has no Findings.
+func (v *Validator) ValidateStream(r io.Reader, in Input, emit func(Finding)) (Result, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(64)
 	if frame.LooksLikeCapture(head) {
-		return v.validateCapture(br, in)
+		return v.validateCapture(br, in, emit)
 	}
 	s := v.NewStream(StreamConfig{Name: in.Name, Both: in.Both, Direction: in.Direction, MaxFrameBytes: in.MaxFrameBytes})
 	fr := frame.NewReaderSize(br, in.MaxFrameBytes)
-	out, rerr := s.feedAll(in.Workers, func(emit func(item)) error {
+	o := &orderer{s: s, emit: emit}
+	rerr := s.feedAll(in.Workers, o, func(emit func(item)) error {
 		for {
 			l, err := fr.Next()
 			if err == io.EOF {
@@ -91,15 +110,15 @@ func (v *Validator) ValidateReader(r io.Reader, in Input) (Result, error) {
 			emit(item{line: l})
 		}
 	})
-	out = append(out, s.Close()...)
-	SortFindings(out)
-	return Result{Findings: out, Frames: s.Frames()}, rerr
+	o.close(s.Close())
+	return Result{Frames: s.Frames()}, rerr
 }
 
-func (v *Validator) validateCapture(r io.Reader, in Input) (Result, error) {
+func (v *Validator) validateCapture(r io.Reader, in Input, emit func(Finding)) (Result, error) {
 	s := v.NewStream(StreamConfig{Name: in.Name, Both: true, MaxFrameBytes: in.MaxFrameBytes})
 	cr := frame.NewCaptureReader(r, in.MaxFrameBytes)
-	out, rerr := s.feedAll(in.Workers, func(emit func(item)) error {
+	o := &orderer{s: s, emit: emit}
+	rerr := s.feedAll(in.Workers, o, func(emit func(item)) error {
 		for {
 			rec, err := cr.Next()
 			if err == io.EOF {
@@ -124,9 +143,8 @@ func (v *Validator) validateCapture(r io.Reader, in Input) (Result, error) {
 			emit(item{dir: dir, line: rec.FrameLine()})
 		}
 	})
-	out = append(out, s.Close()...)
-	SortFindings(out)
-	return Result{Findings: out, Frames: s.Frames(), Capture: true}, rerr
+	o.close(s.Close())
+	return Result{Frames: s.Frames(), Capture: true}, rerr
 }
 
 // item is one line for feedAll: a frame line, or findings already made
@@ -157,19 +175,25 @@ type batch struct {
 // (commit: pairing and state) on the calling goroutine; the findings are
 // the same as feeding one line at a time. Lines in flight are bounded (a
 // few batches of at most 256 lines or about 1 MiB each per worker).
-func (s *Stream) feedAll(workers int, produce func(emit func(item)) error) ([]Finding, error) {
+func (s *Stream) feedAll(workers int, o *orderer, produce func(emit func(item)) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	var out []Finding
+	take := func(it *item, fs []Finding) {
+		line := it.line.Num
+		if it.skip && len(it.pre) > 0 {
+			line = it.pre[0].Line
+		}
+		o.add(line, append(it.pre, fs...))
+	}
 	if workers == 1 {
-		err := produce(func(it item) {
-			out = append(out, it.pre...)
+		return produce(func(it item) {
+			var fs []Finding
 			if !it.skip {
-				out = append(out, s.Feed(it.dir, &it.line)...)
+				fs = s.Feed(it.dir, &it.line)
 			}
+			take(&it, fs)
 		})
-		return out, err
 	}
 	jobs := make(chan *batch, workers*2)
 	order := make(chan *batch, workers*4)
@@ -219,13 +243,15 @@ func (s *Stream) feedAll(workers int, produce func(emit func(item)) error) ([]Fi
 	for b := range order {
 		<-b.done
 		for i := range b.items {
-			out = append(out, b.items[i].pre...)
+			var fs []Finding
 			if p := b.out[i]; p != nil {
-				out = append(out, s.commit(p)...)
+				fs = s.commit(p)
 			}
+			take(&b.items[i], fs)
 		}
+		b.out, b.items, b.arena = nil, nil, nil
 	}
-	return out, perr
+	return perr
 }
 
 // ValidateValues validates each non-blank line of r as one instance of the

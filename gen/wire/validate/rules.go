@@ -65,6 +65,7 @@ const (
 	RuleResponseUnknownID = "response.unknown-id"
 	RuleResponseDuplicate = "response.duplicate"
 	RuleRequestUnanswered = "request.unanswered"
+	RulePairingLimit      = "pairing.limit"
 	RuleInitializeFirst   = "state.initialize-first"
 	RuleSeq               = "state.seq"
 	RuleTurn              = "state.turn"
@@ -105,6 +106,7 @@ var Rules = []Rule{
 	{RuleResult, Error, "pairing", "a success response's result does not match the result type of the request's method", `/result/serverInfo: missing properties: 'version'`},
 	{RuleError, Error, "pairing", "an error response's error does not match JsonRpcError", `/error/code: expected integer, but got string`},
 	{RuleRequestUnanswered, Info, "pairing", "a request got no response before the end of the stream (both directions visible only)", `no response to "session/prompt" (id "req_2") before the end of the stream`},
+	{RulePairingLimit, Warning, "pairing", "more than MaxPending (65 536) requests wait for their response at once: requests from that side are no longer paired from here on (memory stays bounded); reported once", `more than 65536 requests wait for their response; from here on requests from this side are not paired (their findings are reported at once, and responses that may answer them are not reported as response.unknown-id)`},
 	{RuleInitializeFirst, Error, "state", "a request other than initialize (or a keep-alive ping) before the first initialize (when the schema has an initialize method)", `"session/prompt" sent before "initialize"`},
 	{RuleSeq, Error, "state", "session.event seq is not contiguous per session (seq = previous + 1; the first seq seen may be > 0 for a resumed session)", `session "s1": seq 5 after 3 (expected 4; seq is contiguous per session)`},
 	{RuleTurn, Error, "state", "turn numbering: turns are 1, 2, 3 … per session, one open at a time; step-scoped events name the open turn; todo/write, request/header, request/context inside an open turn", `session "s1": turn/start 3 after turn 1 (turns are numbered 1, 2, 3 … per session; expected 2)`},

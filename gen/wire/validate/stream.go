@@ -45,7 +45,14 @@ type Stream struct {
 	frames   int
 	crlf     map[ir.Direction]bool
 	pending  map[ir.Direction]map[string]*request
-	answered map[ir.Direction]map[string]int
+	answered map[ir.Direction]*recentIDs
+	// waiting holds the pending requests in line order (answered ones are
+	// dropped lazily), for the order of findings (order.go).
+	waiting  []*request
+	npending int
+	// limited: more than MaxPending requests were in flight; requests from
+	// that side are no longer paired (pairing.limit).
+	limited  map[ir.Direction]bool
 	initSeen bool
 	st       *state
 	closed   bool
@@ -67,6 +74,74 @@ type request struct {
 	frame    int
 	deferred []Finding // held until the response says whether the peer rejected the request
 	session  string    // session/prompt: params.sessionId
+	done     bool      // answered (or the stream closed)
+	released bool      // no longer holds back the findings after it (order.go)
+}
+
+// Bounds of the pairing state of one stream (both directions visible):
+// memory stays bounded however long the stream, and a stream within them
+// is checked exactly.
+const (
+	// MaxPending is the most requests waiting for their response at once
+	// (about 300 bytes each, plus their held findings). Beyond it the
+	// stream reports pairing.limit once, and requests from then on are
+	// not paired: their held findings are reported at once, and a
+	// response whose request may be one of them is not reported as
+	// response.unknown-id.
+	MaxPending = 1 << 16
+	// RecentAnswers is how many answered ids per side are remembered for
+	// response.duplicate; an older duplicate is reported as
+	// response.unknown-id.
+	RecentAnswers = 1 << 12
+)
+
+// recentIDs remembers the last RecentAnswers answered ids of one side, with
+// the line of their answer.
+type recentIDs struct {
+	line map[string]int
+	ring []string
+	next int
+	lost bool // some were forgotten
+}
+
+func (r *recentIDs) add(key string, line int) {
+	if r.line == nil {
+		r.line = map[string]int{}
+	}
+	if _, ok := r.line[key]; !ok {
+		if len(r.ring) < RecentAnswers {
+			r.ring = append(r.ring, key)
+		} else {
+			delete(r.line, r.ring[r.next])
+			r.ring[r.next] = key
+			r.next = (r.next + 1) % RecentAnswers
+			r.lost = true
+		}
+	}
+	r.line[key] = line
+}
+
+// oldestWaiting returns the line of the oldest request that still waits
+// for its response and holds back the findings after it, 0 if none.
+func (s *Stream) oldestWaiting() int {
+	for len(s.waiting) > 0 && (s.waiting[0].done || s.waiting[0].released) {
+		s.waiting[0] = nil
+		s.waiting = s.waiting[1:]
+	}
+	if len(s.waiting) == 0 {
+		return 0
+	}
+	return s.waiting[0].line
+}
+
+// stopWaiting makes the oldest waiting request stop holding back the
+// findings after it; false if there is none.
+func (s *Stream) stopWaiting() bool {
+	if s.oldestWaiting() == 0 {
+		return false
+	}
+	s.waiting[0].released = true
+	return true
 }
 
 // NewStream starts a stream.
@@ -75,7 +150,8 @@ func (v *Validator) NewStream(cfg StreamConfig) *Stream {
 		v: v, cfg: cfg, dir: cfg.Direction,
 		crlf:     map[ir.Direction]bool{},
 		pending:  map[ir.Direction]map[string]*request{},
-		answered: map[ir.Direction]map[string]int{},
+		answered: map[ir.Direction]*recentIDs{},
+		limited:  map[ir.Direction]bool{},
 		st:       newState(),
 	}
 }
@@ -522,6 +598,16 @@ func (s *Stream) request(p *prepared) {
 	if s.pending[c.dir] == nil {
 		s.pending[c.dir] = map[string]*request{}
 	}
+	if s.limited[c.dir] {
+		c.out = append(c.out, held...)
+		return
+	}
+	if s.npending >= MaxPending {
+		s.limited[c.dir] = true
+		c.add(RulePairingLimit, "", "/id", fmt.Sprintf("more than %s wait for their response; from here on requests from this side are not paired (their findings are reported at once, and responses that may answer them are not reported as response.unknown-id)", Count(MaxPending, "request")))
+		c.out = append(c.out, held...)
+		return
+	}
 	if prev, dup := s.pending[c.dir][key]; dup {
 		c.add(RuleRequestDuplicate, "", "/id", fmt.Sprintf("id %s is already in flight (request at line %d)", c.id, prev.line))
 		c.out = append(c.out, held...)
@@ -539,6 +625,8 @@ func (s *Stream) request(p *prepared) {
 		}
 	}
 	s.pending[c.dir][key] = r
+	s.npending++
+	s.waiting = append(s.waiting, r)
 }
 
 func (s *Stream) notification(p *prepared) {
@@ -636,24 +724,35 @@ func (s *Stream) response(p *prepared) {
 	for _, d := range dirs {
 		if r := s.pending[d][key]; r != nil {
 			req = r
+			r.done = true
 			delete(s.pending[d], key)
+			s.npending--
 			if s.answered[d] == nil {
-				s.answered[d] = map[string]int{}
+				s.answered[d] = &recentIDs{}
 			}
-			s.answered[d][key] = c.line.Num
+			s.answered[d].add(key, c.line.Num)
 			break
 		}
 	}
 	if req == nil {
-		answeredAt := 0
+		answeredAt, lost, limited := 0, false, false
 		for _, d := range dirs {
-			if n := s.answered[d][key]; n > 0 {
-				answeredAt = n
+			if a := s.answered[d]; a != nil {
+				if n := a.line[key]; n > 0 {
+					answeredAt = n
+				}
+				lost = lost || a.lost
 			}
+			limited = limited || s.limited[d]
 		}
-		if answeredAt > 0 {
+		switch {
+		case answeredAt > 0:
 			c.add(RuleResponseDuplicate, "", "/id", fmt.Sprintf("second response to id %s (answered at line %d)", c.id, answeredAt))
-		} else {
+		case limited:
+			// Its request may be one that was not paired (pairing.limit).
+		case lost:
+			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id is waiting (nor among the last %s answered)", c.id, Count(RecentAnswers, "request")))
+		default:
 			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id was sent", c.id))
 		}
 		return
