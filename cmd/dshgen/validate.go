@@ -83,7 +83,17 @@ input error.`,
 			if len(args) == 0 {
 				args = []string{"-"}
 			}
-			var rep validate.Report
+			if typeName != "" {
+				if err := v.CheckType(typeName); err != nil {
+					return usageErr(err)
+				}
+			}
+			// Findings are written as they are final (bounded memory on
+			// any input; see validate.ReportWriter for each format).
+			rw, err := validate.NewReportWriter(cmd.OutOrStdout(), format)
+			if err != nil {
+				return usageErr(err)
+			}
 			var inputErrs []error
 			for _, a := range args {
 				name := a
@@ -100,28 +110,25 @@ input error.`,
 					r = f
 				}
 				in := validate.Input{Name: name, Direction: dir, Both: both, MaxFrameBytes: maxFrameBytes}
+				rw.BeginStream(name)
 				var res validate.Result
 				if typeName != "" {
-					res, err = v.ValidateValues(r, typeName, in)
+					res, err = v.ValidateValuesStream(r, typeName, in, rw.Finding)
 				} else {
-					res, err = v.ValidateReader(r, in)
+					res, err = v.ValidateStream(r, in, rw.Finding)
 				}
-				if err != nil && res.Findings == nil && res.Frames == 0 {
-					// --type NAME unknown, or nothing could be read.
-					return usageErr(err)
-				}
+				rw.EndStream(res.Frames, res.Capture)
 				if err != nil {
 					inputErrs = append(inputErrs, fmt.Errorf("%s: %w", name, err))
 				}
-				rep.Add(name, res)
 			}
-			if err := validate.WriteReport(cmd.OutOrStdout(), format, &rep); err != nil {
+			if err := rw.Close(); err != nil {
 				return usageErr(err)
 			}
 			if len(inputErrs) > 0 {
 				return usageErr(errors.Join(inputErrs...))
 			}
-			if rep.Summary.Errors > 0 {
+			if rw.Summary().Errors > 0 {
 				return findings()
 			}
 			return nil

@@ -258,6 +258,16 @@ func (s *Stream) feedAll(workers int, o *orderer, produce func(emit func(item)) 
 // named $defs type (not as a frame): the framing checks, then the type's
 // schema with union branches picked by tag. Findings use rule value.schema.
 func (v *Validator) ValidateValues(r io.Reader, typeName string, in Input) (Result, error) {
+	var fs []Finding
+	res, err := v.ValidateValuesStream(r, typeName, in, func(f Finding) { fs = append(fs, f) })
+	SortFindings(fs)
+	res.Findings = fs
+	return res, err
+}
+
+// ValidateValuesStream is ValidateValues calling emit with each finding as
+// it is found (in line order), holding none.
+func (v *Validator) ValidateValuesStream(r io.Reader, typeName string, in Input, emit func(Finding)) (Result, error) {
 	t, sch, err := v.typeByName(typeName)
 	if err != nil {
 		return Result{}, err
@@ -265,7 +275,6 @@ func (v *Validator) ValidateValues(r io.Reader, typeName string, in Input) (Resu
 	s := v.NewStream(StreamConfig{Name: in.Name, MaxFrameBytes: in.MaxFrameBytes})
 	s.valueType, s.valueSchema = t, sch
 	fr := frame.NewReaderSize(r, in.MaxFrameBytes)
-	var out []Finding
 	var rerr error
 	for {
 		l, err := fr.Next()
@@ -274,13 +283,23 @@ func (v *Validator) ValidateValues(r io.Reader, typeName string, in Input) (Resu
 		}
 		if err != nil {
 			rerr = err
-			out = append(out, Finding{Stream: in.Name, Line: l.Num, Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()})
+			emit(Finding{Stream: in.Name, Line: l.Num, Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()})
 			break
 		}
-		out = append(out, s.Feed("", &l)...)
+		fs := s.Feed("", &l)
+		SortFindings(fs)
+		for _, f := range fs {
+			emit(f)
+		}
 	}
-	SortFindings(out)
-	return Result{Findings: out, Frames: s.Frames()}, rerr
+	return Result{Frames: s.Frames()}, rerr
+}
+
+// CheckType returns an error when the schema has no $defs type name (the
+// --type mode's usage error).
+func (v *Validator) CheckType(name string) error {
+	_, _, err := v.typeByName(name)
+	return err
 }
 
 // ValueFindings validates one decoded-or-raw JSON value (a whole instance)
