@@ -3,9 +3,9 @@ package frame
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
