@@ -13,6 +13,7 @@ import (
 
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/frame"
+	"github.com/dshgen/dshgen/gen/wire/validate/ruleset"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -53,8 +54,7 @@ type Stream struct {
 	// limited: more than MaxPending requests were in flight; requests from
 	// that side are no longer paired (pairing.limit).
 	limited  map[ir.Direction]bool
-	initSeen bool
-	st       *state
+	rs       []ruleset.Stream // the schema's rule sets
 	closed   bool
 
 	// --type mode: each line is a value of this type, not a frame.
@@ -73,7 +73,7 @@ type request struct {
 	offset   int64
 	frame    int
 	deferred []Finding // held until the response says whether the peer rejected the request
-	session  string    // session/prompt: params.sessionId
+	tokens   []any     // what each rule set's Request returned (nil: none)
 	done     bool      // answered (or the stream closed)
 	released bool      // no longer holds back the findings after it (order.go)
 }
@@ -146,14 +146,17 @@ func (s *Stream) stopWaiting() bool {
 
 // NewStream starts a stream.
 func (v *Validator) NewStream(cfg StreamConfig) *Stream {
-	return &Stream{
+	s := &Stream{
 		v: v, cfg: cfg, dir: cfg.Direction,
 		crlf:     map[ir.Direction]bool{},
 		pending:  map[ir.Direction]map[string]*request{},
 		answered: map[ir.Direction]*recentIDs{},
 		limited:  map[ir.Direction]bool{},
-		st:       newState(),
 	}
+	for _, c := range v.checkers {
+		s.rs = append(s.rs, c.NewStream())
+	}
+	return s
 }
 
 // Frames returns the number of frames (non-blank lines) fed so far.
@@ -579,50 +582,43 @@ func hasErrors(fs []Finding) bool {
 
 func (s *Stream) request(p *prepared) {
 	c, name, held := &p.c, p.name, p.held
-	paramsOK := !hasErrors(held)
 	params, _ := p.obj["params"].(map[string]any)
-
-	if s.v.proto.hasInitialize && c.dir != ir.ServerToClient {
-		if name == "initialize" {
-			s.initSeen = true
-		} else if !s.initSeen && name != "ping" {
-			// A keep-alive "ping" may precede the handshake (MCP allows it).
-			c.add(RuleInitializeFirst, "", "/method", fmt.Sprintf("%q sent before \"initialize\"", name))
-		}
-	}
-	if !s.cfg.Both {
-		c.out = append(c.out, held...)
-		return
-	}
-	key := idKey(p.idv)
-	if s.pending[c.dir] == nil {
-		s.pending[c.dir] = map[string]*request{}
-	}
-	if s.limited[c.dir] {
-		c.out = append(c.out, held...)
-		return
-	}
-	if s.npending >= MaxPending {
+	f := &rsFrame{c: c, s: s, params: params}
+	var key string
+	switch {
+	case !s.cfg.Both:
+	case s.limited[c.dir]:
+	case s.npending >= MaxPending:
 		s.limited[c.dir] = true
 		c.add(RulePairingLimit, "", "/id", fmt.Sprintf("more than %s wait for their response; from here on requests from this side are not paired (their findings are reported at once, and responses that may answer them are not reported as response.unknown-id)", Count(MaxPending, "request")))
-		c.out = append(c.out, held...)
-		return
+	default:
+		key = idKey(p.idv)
+		if prev, dup := s.pending[c.dir][key]; dup {
+			c.add(RuleRequestDuplicate, "", "/id", fmt.Sprintf("id %s is already in flight (request at line %d)", c.id, prev.line))
+		} else {
+			f.paired = true
+		}
 	}
-	if prev, dup := s.pending[c.dir][key]; dup {
-		c.add(RuleRequestDuplicate, "", "/id", fmt.Sprintf("id %s is already in flight (request at line %d)", c.id, prev.line))
+	var tokens []any
+	for i, rs := range s.rs {
+		if t := rs.Request(f, !hasErrors(held)); t != nil {
+			if tokens == nil {
+				tokens = make([]any, len(s.rs))
+			}
+			tokens[i] = t
+		}
+	}
+	if !f.paired {
 		c.out = append(c.out, held...)
 		return
 	}
 	for i := range held {
 		held[i].Frame, held[i].Direction = c.index, c.dir
 	}
-	r := &request{key: key, idText: c.id, method: name, m: p.m, dir: c.dir, line: c.line.Num, offset: c.line.Offset, frame: c.index, deferred: held}
+	r := &request{key: key, idText: c.id, method: name, m: p.m, dir: c.dir, line: c.line.Num, offset: c.line.Offset, frame: c.index, deferred: held, tokens: tokens}
 	p.held = nil
-	if paramsOK && name == "session/prompt" && params != nil {
-		if sid, ok := params["sessionId"].(string); ok {
-			r.session = sid
-			s.promptSent(c, r)
-		}
+	if s.pending[c.dir] == nil {
+		s.pending[c.dir] = map[string]*request{}
 	}
 	s.pending[c.dir][key] = r
 	s.npending++
@@ -634,11 +630,45 @@ func (s *Stream) notification(p *prepared) {
 	c.out = append(c.out, p.held...)
 	params, _ := p.obj["params"].(map[string]any)
 	if p.m != nil && params != nil {
-		// State rules run on frames whose params are valid; a frame with a
-		// params error gets that one finding (only its seq is tracked).
-		s.onNotification(c, p.name, params, !hasErrors(p.held))
+		// The rule sets' state rules run on frames whose params are valid;
+		// a frame with a params error gets that one finding (the sets may
+		// still track, e.g., its seq).
+		f := &rsFrame{c: c, s: s, params: params}
+		for _, rs := range s.rs {
+			rs.Notification(f, !hasErrors(p.held))
+		}
 	}
 	p.held = nil
+}
+
+// rsFrame is a frame as the rule sets see it (ruleset.Frame).
+type rsFrame struct {
+	c      *frameCtx
+	s      *Stream
+	params map[string]any
+	paired bool
+}
+
+func (f *rsFrame) Line() int              { return f.c.line.Num }
+func (f *rsFrame) Dir() ir.Direction      { return f.c.dir }
+func (f *rsFrame) Method() string         { return f.c.method }
+func (f *rsFrame) ID() string             { return f.c.id }
+func (f *rsFrame) Params() map[string]any { return f.params }
+
+// Paired reports whether the request's response will be seen (both
+// directions visible and the request tracked).
+func (f *rsFrame) Paired() bool { return f.paired }
+
+// Report implements ruleset.Frame: the validator's severity override for
+// the rule wins over sev.
+func (f *rsFrame) Report(rule, sev, ptr, msg string) {
+	if o, ok := f.s.v.ruleSev[rule]; ok {
+		if o == Off {
+			return
+		}
+		sev = string(o)
+	}
+	f.c.add(rule, Severity(sev), ptr, msg)
 }
 
 // responseShape checks what a response must be on its own: one of result
@@ -780,8 +810,13 @@ func (s *Stream) response(p *prepared) {
 		}
 		c.out = append(c.out, f)
 	}
-	if req.session != "" {
-		s.promptAnswered(req, hasErr)
+	if req.tokens != nil {
+		f := &rsFrame{c: c, s: s}
+		for i, rs := range s.rs {
+			if req.tokens[i] != nil {
+				rs.Response(f, req.tokens[i], hasErr)
+			}
+		}
 	}
 }
 

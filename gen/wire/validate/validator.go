@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/wire/validate/ruleset"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -68,7 +69,12 @@ type Validator struct {
 
 	methods     map[string]*ir.Method
 	methodNames string // sorted, for messages
-	proto       protocol
+
+	// ruleSets are the names the schema's x-dshgen-rules opts into,
+	// checkers their compiled sets; ruleSev the severity overrides.
+	ruleSets []string
+	checkers []ruleset.Checker
+	ruleSev  map[string]Severity
 
 	// fast is the fast check by type pointer (see fast.go); nil disables it.
 	fast map[string]*fnode
@@ -135,7 +141,9 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 		}
 		v.errSchema, v.errType = s, t
 	}
-	v.proto = newProtocol(model)
+	if err := v.compileRuleSets(); err != nil {
+		return nil, err
+	}
 	v.fast = v.compileFast()
 	v.openDispatched = v.fast != nil
 	for _, t := range model.Types {
