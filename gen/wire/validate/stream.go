@@ -53,9 +53,9 @@ type Stream struct {
 	npending int
 	// limited: more than MaxPending requests were in flight; requests from
 	// that side are no longer paired (pairing.limit).
-	limited  map[ir.Direction]bool
-	rs       []ruleset.Stream // the schema's rule sets
-	closed   bool
+	limited map[ir.Direction]bool
+	rs      []ruleset.Stream // the schema's rule sets
+	closed  bool
 
 	// --type mode: each line is a value of this type, not a frame.
 	valueType   *ir.Type
