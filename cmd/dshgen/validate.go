@@ -41,7 +41,11 @@ stateful rules (initialize first, seq/turn/step numbering, tool results,
 surfaceOp, subagents, one in-flight prompt per session).
 
 An input is a file or - (standard input; also when no file is given). An
-NDJSON input carries one direction (--direction, inferred by default); the
+NDJSON input carries one direction (--direction), or both: by default
+(auto) a file whose first frames come from both sides (methods of both
+directions, or a response to a request in the file) is validated as a
+mixed stream, each frame's side from the method table and id pairing,
+else as the side of its first known method; the
 interleaved capture format written by 'dshgen tap' and found in the real
 captures ("DIR<TAB>ms<TAB>line") carries both and is recognized by its
 content, so responses are paired with requests.
@@ -136,7 +140,7 @@ input error.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&schemaPath, "schema", schema.Path, "protocol schema (default: the shipped schema)")
-	f.StringVar(&direction, "direction", "auto", "side that wrote an NDJSON input: auto (from the first known method), client-to-server, server-to-client, or both (a mixed file; responses paired within it); captures always carry both")
+	f.StringVar(&direction, "direction", "auto", "side that wrote an NDJSON input: auto (a mixed file when its first frames come from both sides, else the side of the first known method), client-to-server, server-to-client, or both (a mixed file; responses paired within it); captures always carry both")
 	f.StringVar(&format, "format", "text", "output format: text, json, junit or github (workflow annotations)")
 	f.Int64Var(&maxFrameBytes, "max-frame-bytes", frame.DefaultMaxFrameBytes, "longest frame read; a longer line is reported (frame.too-large) and skipped without being buffered")
 	f.BoolVar(&snapshot, "snapshot", false, "validate the upstream's normalized snapshot fixtures as they are (no jsonrpc, {{placeholder}} strings, time 0, sessions merged under one placeholder id)")

@@ -40,6 +40,9 @@ type Result struct {
 	Frames int
 	// Capture is true when the input was in the interleaved capture format.
 	Capture bool
+	// Mixed is true when --direction auto found an NDJSON input with the
+	// frames of both directions (validated as with Input.Both).
+	Mixed bool
 }
 
 // Errors counts the error findings.
@@ -90,16 +93,34 @@ func (v *Validator) ValidateReader(r io.Reader, in Input) (Result, error) {
 // The Result has no Findings.
 func (v *Validator) ValidateStream(r io.Reader, in Input, emit func(Finding)) (Result, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(64)
-	if frame.LooksLikeCapture(head) {
+	if peek, _ := br.Peek(64); frame.LooksLikeCapture(peek) {
 		return v.validateCapture(br, in, emit)
 	}
-	s := v.NewStream(StreamConfig{Name: in.Name, Both: in.Both, Direction: in.Direction, MaxFrameBytes: in.MaxFrameBytes})
 	fr := frame.NewReaderSize(br, in.MaxFrameBytes)
+	var head []frame.Line
+	var headErr error
+	both := in.Both
+	if !in.Both && in.Direction == "" {
+		// --direction auto: a file that interleaves both directions (as
+		// many loggers write them) is validated as a mixed stream.
+		head, headErr = readHead(fr)
+		both = v.looksMixed(head)
+	}
+	s := v.NewStream(StreamConfig{Name: in.Name, Both: both, Direction: in.Direction, MaxFrameBytes: in.MaxFrameBytes})
 	o := &orderer{s: s, emit: emit}
 	rerr := s.feedAll(in.Workers, o, func(emit func(item)) error {
+		for _, l := range head {
+			emit(item{line: l})
+		}
+		head = nil
 		for {
-			l, err := fr.Next()
+			var l frame.Line
+			var err error
+			if headErr != nil {
+				err, headErr = headErr, nil
+			} else {
+				l, err = fr.Next()
+			}
 			if err == io.EOF {
 				return nil
 			}
@@ -111,7 +132,74 @@ func (v *Validator) ValidateStream(r io.Reader, in Input, emit func(Finding)) (R
 		}
 	})
 	o.close(s.Close())
-	return Result{Frames: s.Frames()}, rerr
+	return Result{Frames: s.Frames(), Mixed: both && !in.Both}, rerr
+}
+
+// What --direction auto reads ahead to tell a mixed file from a
+// one-direction one.
+const (
+	headFrames = 1000
+	headBytes  = 4 << 20
+)
+
+// readHead reads (and copies) the first lines of an NDJSON input, up to
+// headFrames lines or headBytes bytes; err is the reader's error other
+// than io.EOF (to be reported after the lines).
+func readHead(fr *frame.Reader) (lines []frame.Line, err error) {
+	n := 0
+	for len(lines) < headFrames && n < headBytes {
+		l, err := fr.Next()
+		if err == io.EOF {
+			return lines, nil
+		}
+		if err != nil {
+			return lines, err
+		}
+		l.Bytes = append([]byte(nil), l.Bytes...)
+		l.Head = append([]byte(nil), l.Head...)
+		n += len(l.Bytes)
+		lines = append(lines, l)
+	}
+	return lines, nil
+}
+
+// looksMixed reports whether the first frames of an NDJSON file come from
+// both sides: requests or notifications whose methods (x-methods) are sent
+// by different sides, or a response to a request earlier in the file (a
+// one-direction file holds its side's requests and its answers to the
+// other side's, whose ids it never holds).
+func (v *Validator) looksMixed(head []frame.Line) bool {
+	var sides [2]bool
+	reqIDs := map[string]bool{}
+	for i := range head {
+		val, ok := fastDecode(head[i].Bytes)
+		obj, isObj := val.(map[string]any)
+		if !ok || !isObj {
+			continue
+		}
+		idv, hasID := obj["id"]
+		name, hasM := obj["method"].(string)
+		switch {
+		case hasM:
+			if m := v.methods[name]; m != nil {
+				switch m.Direction {
+				case ir.ClientToServer:
+					sides[0] = true
+				case ir.ServerToClient:
+					sides[1] = true
+				}
+			}
+			if hasID {
+				reqIDs[idKey(idv)] = true
+			}
+		case hasID && idv != nil && reqIDs[idKey(idv)]:
+			return true
+		}
+		if sides[0] && sides[1] {
+			return true
+		}
+	}
+	return false
 }
 
 func (v *Validator) validateCapture(r io.Reader, in Input, emit func(Finding)) (Result, error) {
