@@ -119,7 +119,8 @@ func parseDecimal(s string) (d decimal, ok bool) {
 	}
 	digits := strings.TrimRight(all[lead:], "0")
 	if digits == "" {
-		return decimal{}, true // zero, whatever its sign and exponent
+		// Zero, whatever its sign and exponent (kept for tame).
+		return decimal{exp: e, sat: d.sat, expText: d.expText}, true
 	}
 	d.digits = digits
 	if !d.sat {
@@ -150,7 +151,7 @@ func (d decimal) float64() (float64, bool) {
 	return f, ok && back.cmp(d) == 0
 }
 
-// isZero reports whether d is 0.
+// isZero reports whether d is 0 (exp is then the exponent as written).
 func (d decimal) isZero() bool { return d.digits == "" }
 
 // isInt reports whether d has no fractional part.
@@ -267,7 +268,8 @@ func tame(s string) bool {
 		return false
 	}
 	if d.isZero() {
-		return len(s) <= tameDigits // "0e99999999999999999999" is 0, but the library must not parse it
+		// "0e99999999999999999999" is 0, but big.Rat cannot read it.
+		return !d.sat && d.exp >= -tameExp && d.exp <= tameExp && len(s) <= tameDigits+64
 	}
 	return !d.sat && len(d.digits) <= tameDigits && d.exp >= -tameExp && d.exp <= tameExp && len(s) <= tameDigits+64
 }
