@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -125,4 +126,21 @@ func TestReportWriterFormats(t *testing.T) {
 func feedOne(s *Stream, dir ir.Direction, num int, line string) []Finding {
 	l := frame.Line{Num: num, Bytes: []byte(line), Size: int64(len(line)), LF: true}
 	return s.Feed(dir, &l)
+}
+
+// TestWaitingBounded: behind a request that is never answered, the
+// answered ones are not kept (the ordering's queue stays within twice the
+// pending requests).
+func TestWaitingBounded(t *testing.T) {
+	v := shipped(t, Options{})
+	s := v.NewStream(StreamConfig{Name: "w", Both: true})
+	feedOne(s, c2s, 1, initReq(`"never"`))
+	for i := 0; i < 20000; i++ {
+		id := fmt.Sprintf(`"r%d"`, i)
+		feedOne(s, c2s, 2+2*i, `{"jsonrpc":"2.0","id":`+id+`,"method":"shutdown"}`)
+		feedOne(s, s2c, 3+2*i, `{"jsonrpc":"2.0","id":`+id+`,"result":{}}`)
+	}
+	if n := len(s.waiting); n > 2*s.npending+1024 {
+		t.Errorf("%d requests kept for %d pending", n, s.npending)
+	}
 }

@@ -623,6 +623,18 @@ func (s *Stream) request(p *prepared) {
 	s.pending[c.dir][key] = r
 	s.npending++
 	s.waiting = append(s.waiting, r)
+	if len(s.waiting) > 2*s.npending+1024 {
+		// Answered requests behind one that waits long: drop them, so
+		// that waiting stays within twice the pending requests.
+		w := s.waiting[:0]
+		for _, x := range s.waiting {
+			if !x.done && !x.released {
+				w = append(w, x)
+			}
+		}
+		clear(s.waiting[len(w):])
+		s.waiting = w
+	}
 }
 
 func (s *Stream) notification(p *prepared) {

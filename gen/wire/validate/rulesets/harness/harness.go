@@ -12,7 +12,8 @@
 // Memory: the state of at most MaxSessions sessions is kept (the least
 // recently seen is forgotten first; a forgotten session's next event is
 // checked as a resumed session's, so forgetting only loses checks, never
-// adds a finding). Prompts are forgotten when they settle.
+// adds a finding). Prompts are forgotten when they settle (and past 1024
+// unsettled ones per session, the oldest).
 package harness
 
 import (
@@ -320,8 +321,17 @@ func (s *stream) Request(f ruleset.Frame, valid bool) any {
 			sid, prev.line, prev.idText))
 	}
 	st.prompts = append(st.prompts, pr)
+	if len(st.prompts) > maxPrompts {
+		// A session flooded with prompts that never settle: the oldest
+		// is forgotten (its overlap was reported already).
+		clear(st.prompts[:1])
+		st.prompts = st.prompts[1:]
+	}
 	return pr
 }
+
+// maxPrompts bounds the unsettled prompts kept per session.
+const maxPrompts = 1024
 
 // paired reports whether the frame's response will be seen (both
 // directions visible, the request tracked).
