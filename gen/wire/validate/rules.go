@@ -1,6 +1,9 @@
 package validate
 
-import "github.com/dshgen/dshgen/gen/wire/validate/rulesets/harness"
+import (
+	"github.com/dshgen/dshgen/gen/wire/validate/rulesets/harness"
+	"github.com/dshgen/dshgen/gen/wire/validate/rulesets/lifecycle"
+)
 
 // Severity is how bad a finding is. Only errors make `dshgen validate` exit 1.
 type Severity string
@@ -70,9 +73,11 @@ const (
 	RulePairingLimit      = "pairing.limit"
 )
 
-// Rule ids of the deepseek-harness rule set (gen/wire/validate/rulesets/harness).
+// Rule ids of the built-in rule sets: initialize-first
+// (gen/wire/validate/rulesets/lifecycle) and deepseek-harness
+// (gen/wire/validate/rulesets/harness).
 const (
-	RuleInitializeFirst = harness.RuleInitializeFirst
+	RuleInitializeFirst = lifecycle.RuleInitializeFirst
 	RuleSeq             = harness.RuleSeq
 	RuleTurn            = harness.RuleTurn
 	RuleStep            = harness.RuleStep

@@ -10,6 +10,7 @@ import (
 	"github.com/dshgen/dshgen/gen/wire/validate/ruleset"
 	// The built-in rule sets register themselves.
 	_ "github.com/dshgen/dshgen/gen/wire/validate/rulesets/harness"
+	_ "github.com/dshgen/dshgen/gen/wire/validate/rulesets/lifecycle"
 )
 
 // RuleSets returns the rule sets the schema opts into (its x-dshgen-rules).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/validate/rulesets/harness"
+	"github.com/dshgen/dshgen/gen/wire/validate/rulesets/lifecycle"
 )
 
 // shippedRaw returns the shipped schema's bytes.
@@ -29,7 +30,8 @@ func validatorFromBytes(t *testing.T, raw []byte) (*Validator, error) {
 	return New(m, Options{})
 }
 
-// TestRuleSetOptIn: the shipped schema opts into deepseek-harness; the same
+// TestRuleSetOptIn: the shipped schema opts into initialize-first and
+// deepseek-harness; the same
 // schema without the keyword gets only the generic JSON-RPC 2.0 rules
 // (pairing still runs, the protocol's state rules do not); an unknown name
 // or a bad keyword is a schema error naming the pointer.
@@ -39,7 +41,7 @@ func TestRuleSetOptIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(v.RuleSets(), ","); got != harness.Name {
+	if got := strings.Join(v.RuleSets(), ","); got != lifecycle.Name+","+harness.Name {
 		t.Fatalf("shipped schema opts into %q", got)
 	}
 	frames := []step{
@@ -51,7 +53,7 @@ func TestRuleSetOptIn(t *testing.T) {
 	if got := rulesOf(feedSteps(v, true, frames)); got != "1:request.unanswered:info 1:state.initialize-first:error 3:state.seq:error 4:response.unknown-id:error" {
 		t.Errorf("with deepseek-harness: %s", got)
 	}
-	generic := bytes.Replace(raw, []byte(`"x-dshgen-rules": [`+"\n"+`    "deepseek-harness"`+"\n"+`  ],`), nil, 1)
+	generic := bytes.Replace(raw, []byte(`"x-dshgen-rules": [`+"\n"+`    "initialize-first",`+"\n"+`    "deepseek-harness"`+"\n"+`  ],`), nil, 1)
 	if bytes.Equal(generic, raw) {
 		t.Fatal("keyword not found in the shipped schema")
 	}
@@ -63,8 +65,8 @@ func TestRuleSetOptIn(t *testing.T) {
 		t.Errorf("generic: %s", got)
 	}
 	for _, c := range []struct{ kw, want string }{
-		{`"x-dshgen-rules": ["deepseek-harness", "mcp-lifecycle"],`, `test.schema.json: #/x-dshgen-rules/1: unknown rule set "mcp-lifecycle" (known: deepseek-harness)`},
-		{`"x-dshgen-rules": "deepseek-harness",`, `test.schema.json: #/x-dshgen-rules: must be an array of rule set names (known: deepseek-harness)`},
+		{`"x-dshgen-rules": ["deepseek-harness", "mcp-lifecycle"],`, `test.schema.json: #/x-dshgen-rules/1: unknown rule set "mcp-lifecycle" (known: deepseek-harness, initialize-first)`},
+		{`"x-dshgen-rules": "deepseek-harness",`, `test.schema.json: #/x-dshgen-rules: must be an array of rule set names (known: deepseek-harness, initialize-first)`},
 		{`"x-dshgen-rules": [7],`, `test.schema.json: #/x-dshgen-rules/0: a rule set name must be a string, not 7`},
 	} {
 		bad := bytes.Replace(generic, []byte(`"x-ts-request-map"`), []byte(c.kw+`"x-ts-request-map"`), 1)

@@ -1,11 +1,12 @@
 // Package harness is the rule set "deepseek-harness": the stateful wire
 // rules of the DeepSeek Harness SDK runtime protocol
 // (`@deepseek-ai/dsh-sdk-protocol` 0.0.1-rc.1, the runtime's server and
-// transport) that a JSON Schema cannot say: initialize first, session.event
-// seq/turn/step numbering, tool/call–tool/result pairing, surfaceOp and
+// transport) that a JSON Schema cannot say: session.event seq/turn/step
+// numbering, tool/call–tool/result pairing, surfaceOp and
 // sourceEventSeqs, subagent start/finish, one in-flight session/prompt per
 // session. A schema opts in with "x-dshgen-rules": ["deepseek-harness"]
-// (the shipped schema does); each rule runs only where the schema defines
+// (the shipped schema does, with "initialize-first", see
+// rulesets/lifecycle); each rule runs only where the schema defines
 // its subject (step numbering needs step/start and step/end event types,
 // and so on), so a cut-down schema gets only the rules it can mean.
 //
@@ -31,14 +32,13 @@ const Name = "deepseek-harness"
 
 // Rule ids (stable; they were the validator's own before the rule set).
 const (
-	RuleInitializeFirst = "state.initialize-first"
-	RuleSeq             = "state.seq"
-	RuleTurn            = "state.turn"
-	RuleStep            = "state.step"
-	RuleToolResult      = "state.tool-result"
-	RuleSurfaceOp       = "state.surface-op"
-	RuleSubagent        = "state.subagent"
-	RulePromptOverlap   = "state.prompt-overlap"
+	RuleSeq           = "state.seq"
+	RuleTurn          = "state.turn"
+	RuleStep          = "state.step"
+	RuleToolResult    = "state.tool-result"
+	RuleSurfaceOp     = "state.surface-op"
+	RuleSubagent      = "state.subagent"
+	RulePromptOverlap = "state.prompt-overlap"
 )
 
 // MaxSessions bounds the sessions whose state one stream keeps (about
@@ -57,7 +57,6 @@ func rule(id, sev, stage, doc, example string) ruleset.Rule {
 
 func (set) Rules() []ruleset.Rule {
 	return []ruleset.Rule{
-		rule(RuleInitializeFirst, ruleset.Error, "state", "a request other than initialize (or a keep-alive ping) before the first initialize (when the schema has an initialize method)", `"session/prompt" sent before "initialize"`),
 		rule(RuleSeq, ruleset.Error, "state", "session.event seq is not contiguous per session (seq = previous + 1; the first seq seen may be > 0 for a resumed session)", `session "s1": seq 5 after 3 (expected 4; seq is contiguous per session)`),
 		rule(RuleTurn, ruleset.Error, "state", "turn numbering: turns are 1, 2, 3 … per session, one open at a time; step-scoped events name the open turn; todo/write, request/header, request/context inside an open turn", `session "s1": turn/start 3 after turn 1 (turns are numbered 1, 2, 3 … per session; expected 2)`),
 		rule(RuleStep, ruleset.Error, "state", "step numbering: steps restart at 1 in each turn and increase by 1, one open at a time; step-scoped events name the open step", `session "s1": assistant/chunk names step 2 but the open step is 1`),
@@ -70,15 +69,14 @@ func (set) Rules() []ruleset.Rule {
 
 // protocol says which rules the schema supports.
 type protocol struct {
-	hasInitialize bool
-	events        bool            // session.event with params.event
-	tags          map[string]bool // SessionEvent tags
-	turn          bool            // turn/start + turn/end
-	step          bool            // + step/start + step/end
-	tool          bool            // tool/call + tool/result
-	surface       bool            // any surface event type
-	subagent      bool            // subagent.started + subagent.finished
-	prompt        bool            // session/prompt + session.status
+	events   bool            // session.event with params.event
+	tags     map[string]bool // SessionEvent tags
+	turn     bool            // turn/start + turn/end
+	step     bool            // + step/start + step/end
+	tool     bool            // tool/call + tool/result
+	surface  bool            // any surface event type
+	subagent bool            // subagent.started + subagent.finished
+	prompt   bool            // session/prompt + session.status
 }
 
 // Wire names the rules are about.
@@ -108,7 +106,6 @@ type checker struct {
 
 func (set) Compile(m *ir.Model, cfg ruleset.Config) (ruleset.Checker, error) {
 	p := protocol{tags: map[string]bool{}}
-	p.hasInitialize = m.Method("initialize") != nil
 	if me := m.Method("session.event"); me != nil && me.Kind == ir.Notification && me.Params != nil {
 		p.events = true
 		for _, f := range me.Params.Fields {
@@ -158,9 +155,8 @@ func (c *checker) NewStream() ruleset.Stream {
 
 // stream is the protocol state of one stream.
 type stream struct {
-	c        *checker
-	p        *protocol
-	initSeen bool
+	c *checker
+	p *protocol
 	// sessions by session id, least recently seen at the back of lru.
 	sessions map[string]*list.Element
 	lru      *list.List
@@ -289,18 +285,10 @@ func (s *stream) session(id string, seq int64, seqOK bool) *session {
 	return g.list[g.last]
 }
 
-// Request implements ruleset.Stream: initialize first, and a
-// session/prompt's overlap (when responses are visible).
+// Request implements ruleset.Stream: a session/prompt's overlap (when
+// responses are visible).
 func (s *stream) Request(f ruleset.Frame, valid bool) any {
 	name := f.Method()
-	if s.p.hasInitialize && f.Dir() != ir.ServerToClient {
-		if name == "initialize" {
-			s.initSeen = true
-		} else if !s.initSeen && name != "ping" {
-			// A keep-alive "ping" may precede the handshake (MCP allows it).
-			f.Report(RuleInitializeFirst, "", "/method", fmt.Sprintf("%q sent before \"initialize\"", name))
-		}
-	}
 	params := f.Params()
 	if !valid || name != "session/prompt" || params == nil || !paired(f) {
 		return nil
