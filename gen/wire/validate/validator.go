@@ -1,9 +1,11 @@
 // Package validate checks JSON-RPC frames against a dshgen protocol schema:
 // framing, envelope, method table, params/result/error types (with union
 // branches picked by their tag, so a bad frame gives one precise finding and
-// not a wall of oneOf errors), request/response pairing and the stateful
-// rules of the protocol. It is what `dshgen validate` and `dshgen tap` run;
-// SDK test suites can use it in-process.
+// not a wall of oneOf errors), request/response pairing, and the stateful
+// rules of the rule sets the schema opts into (x-dshgen-rules; see
+// rulesets.go and the ruleset package). It is what `dshgen validate` and
+// `dshgen tap` run; SDK test suites can use it in-process. Memory is
+// bounded on any stream (RULES.md, "Memory").
 //
 // Use New once per schema, then one Stream per connection or file (Feed
 // each frame in arrival order, both directions, then Close), or the
