@@ -1,12 +1,11 @@
 package validate
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/dshgen/dshgen/gen/schemadoc"
 	"github.com/dshgen/dshgen/gen/wire/validate/ruleset"
 	// The built-in rule sets register themselves.
 	_ "github.com/dshgen/dshgen/gen/wire/validate/rulesets/harness"
@@ -18,10 +17,11 @@ func (v *Validator) RuleSets() []string { return append([]string(nil), v.ruleSet
 
 // compileRuleSets reads the schema's x-dshgen-rules and compiles each set
 // it names; a name no set is registered under, or a keyword that is not
-// an array of strings, is an error naming the schema file and pointer.
+// an array of strings, is a schema problem naming the file, line and
+// pointer.
 func (v *Validator) compileRuleSets() error {
 	v.ruleSev = map[string]Severity{RulePromptOverlap: v.opts.PromptOverlap}
-	names, err := schemaRuleSets(v.model.File, v.model.Raw)
+	names, err := schemaRuleSets(v.model.Source())
 	if err != nil {
 		return err
 	}
@@ -33,7 +33,7 @@ func (v *Validator) compileRuleSets() error {
 		set, _ := ruleset.Lookup(n)
 		c, err := set.Compile(v.model, cfg)
 		if err != nil {
-			return fmt.Errorf("%s: #/%s: rule set %q: %w", v.model.File, ruleset.Keyword, n, err)
+			return fmt.Errorf("rule set %q: %w", n, err)
 		}
 		v.ruleSets = append(v.ruleSets, n)
 		v.checkers = append(v.checkers, c)
@@ -41,31 +41,32 @@ func (v *Validator) compileRuleSets() error {
 	return nil
 }
 
-// schemaRuleSets returns the names in the root's x-dshgen-rules.
-func schemaRuleSets(file string, raw []byte) ([]string, error) {
-	var root map[string]json.RawMessage
-	d := json.NewDecoder(bytes.NewReader(raw))
-	if d.Decode(&root) != nil {
-		return nil, nil // not an object: the loader reports it
-	}
-	kw, ok := root[ruleset.Keyword]
-	if !ok {
+// schemaRuleSets returns the names in the root document's x-dshgen-rules.
+func schemaRuleSets(src *schemadoc.Set) ([]string, error) {
+	if src == nil || src.Root() == nil || src.Root().Root == nil {
 		return nil, nil
 	}
-	ptr := "#/" + ruleset.Keyword
-	var list []json.RawMessage
-	if json.Unmarshal(kw, &list) != nil {
-		return nil, fmt.Errorf("%s: %s: must be an array of rule set names (known: %s)", file, ptr, knownSets())
+	doc := src.Root()
+	kw := doc.Root.Get(ruleset.Keyword)
+	if kw == nil {
+		return nil, nil
+	}
+	at := schemadoc.Loc{Doc: doc}.Child(ruleset.Keyword)
+	fail := func(l schemadoc.Loc, msg string) error {
+		return &schemadoc.Error{Problems: []schemadoc.Problem{src.Problem(l, msg, "")}}
+	}
+	if kw.Kind() != schemadoc.Array {
+		return nil, fail(at, fmt.Sprintf("must be an array of rule set names (known: %s)", knownSets()))
 	}
 	var names []string
 	seen := map[string]bool{}
-	for i, x := range list {
-		var n string
-		if json.Unmarshal(x, &n) != nil {
-			return nil, fmt.Errorf("%s: %s/%d: a rule set name must be a string, not %s", file, ptr, i, strings.TrimSpace(string(x)))
+	for i, x := range kw.Items() {
+		if x.Kind() != schemadoc.String {
+			return nil, fail(at.Child(i), fmt.Sprintf("a rule set name must be a string, not %s", x.Compact()))
 		}
+		n := x.Str()
 		if _, ok := ruleset.Lookup(n); !ok {
-			return nil, fmt.Errorf("%s: %s/%d: unknown rule set %q (known: %s)", file, ptr, i, n, knownSets())
+			return nil, fail(at.Child(i), fmt.Sprintf("unknown rule set %q (known: %s)", n, knownSets()))
 		}
 		if !seen[n] {
 			seen[n] = true
