@@ -112,7 +112,7 @@ func (s *stream) onEvent(c ruleset.Frame, p map[string]any, valid bool) {
 			}
 		}
 		ss.step = 0
-	case stepScoped[typ]:
+	case proto.stepScoped[typ]:
 		checkTurn()
 		checkStep()
 	case turnScoped[typ]:
@@ -187,20 +187,20 @@ func toolResultCallID(data map[string]any) string {
 }
 
 func (s *stream) surfaceRules(c ruleset.Frame, pre, typ string, ev map[string]any, seq int64, seqOK bool) {
-	surface := surfaceTypes[typ]
+	surface := s.p.surfaceTypes[typ]
 	_, hasOp := ev["surfaceOp"]
 	seqs, hasSeqs := ev["sourceEventSeqs"]
 	switch {
 	case surface && !hasOp:
-		c.Report(RuleSurfaceOp, "", "/params/event", pre+fmt.Sprintf("%s without surfaceOp (the runtime requires it on user/message, assistant/message and tool/result)", typ))
+		c.Report(RuleSurfaceOp, "", "/params/event", pre+fmt.Sprintf("%s without surfaceOp (the runtime requires it on %s)", typ, names(s.p.surfaceTypes)))
 	case !surface && hasOp:
-		c.Report(RuleSurfaceOp, "", "/params/event/surfaceOp", pre+fmt.Sprintf("%s carries surfaceOp (only user/message, assistant/message and tool/result may)", typ))
+		c.Report(RuleSurfaceOp, "", "/params/event/surfaceOp", pre+fmt.Sprintf("%s carries surfaceOp (only %s may)", typ, names(s.p.surfaceTypes)))
 	}
 	if !hasSeqs {
 		return
 	}
-	if !surface {
-		c.Report(RuleSurfaceOp, "", "/params/event/sourceEventSeqs", pre+fmt.Sprintf("%s carries sourceEventSeqs (only user/message, assistant/message and tool/result may)", typ))
+	if !s.p.seqTypes[typ] {
+		c.Report(RuleSurfaceOp, "", "/params/event/sourceEventSeqs", pre+fmt.Sprintf("%s carries sourceEventSeqs (only %s may)", typ, names(s.p.seqTypes)))
 		return
 	}
 	arr, ok := seqs.([]any)

@@ -21,6 +21,7 @@ import (
 	"container/list"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/dshgen/dshgen/gen/ir"
@@ -61,7 +62,7 @@ func (set) Rules() []ruleset.Rule {
 		rule(RuleTurn, ruleset.Error, "state", "turn numbering: turns are 1, 2, 3 … per session, one open at a time; step-scoped events name the open turn; todo/write, request/header, request/context inside an open turn", `session "s1": turn/start 3 after turn 1 (turns are numbered 1, 2, 3 … per session; expected 2)`),
 		rule(RuleStep, ruleset.Error, "state", "step numbering: steps restart at 1 in each turn and increase by 1, one open at a time; step-scoped events name the open step", `session "s1": assistant/chunk names step 2 but the open step is 1`),
 		rule(RuleToolResult, ruleset.Error, "state", "a tool/result (append) must follow a tool/call with the same callId in the same step, once", `session "s1": tool/result for call "call_1" without a preceding tool/call in this turn`),
-		rule(RuleSurfaceOp, ruleset.Error, "state", "surfaceOp is required on user/message, assistant/message and tool/result and forbidden elsewhere; sourceEventSeqs only on those, each < seq, unique, non-empty except on assistant/message", `session "s1": turn/start carries surfaceOp (only user/message, assistant/message and tool/result may)`),
+		rule(RuleSurfaceOp, ruleset.Error, "state", "surfaceOp is required on the surface event types (those whose schema declares surfaceOp: user/message, assistant/message and tool/result in 0.0.1) and forbidden elsewhere; sourceEventSeqs only on the types that declare it, each < seq, unique, non-empty except on assistant/message", `session "s1": turn/start carries surfaceOp (only user/message, assistant/message and tool/result may)`),
 		rule(RuleSubagent, ruleset.Error, "state", "subagent.finished must follow the subagent.started of the same child (and parent), once", `subagent.finished for child "c1" without a preceding subagent.started`),
 		rule(RulePromptOverlap, ruleset.Error, "state", "a session/prompt for a session whose previous prompt has not settled (error response, or success response and then session.status idle); severity set by --prompt-overlap (error|warning|off); the 0.0.1-rc.5 runtime queues such a prompt instead of failing it", `session "s1": session/prompt while the prompt at line 4 (id "req_1") has not settled (one in-flight prompt per session: the protocol says an overlap fails at once; the 0.0.1-rc.5 runtime queues it)`),
 	}
@@ -69,14 +70,18 @@ func (set) Rules() []ruleset.Rule {
 
 // protocol says which rules the schema supports.
 type protocol struct {
-	events   bool            // session.event with params.event
-	tags     map[string]bool // SessionEvent tags
-	turn     bool            // turn/start + turn/end
-	step     bool            // + step/start + step/end
-	tool     bool            // tool/call + tool/result
-	surface  bool            // any surface event type
-	subagent bool            // subagent.started + subagent.finished
-	prompt   bool            // session/prompt + session.status
+	events  bool            // session.event with params.event
+	tags    map[string]bool // SessionEvent tags
+	turn    bool            // turn/start + turn/end
+	step    bool            // + step/start + step/end
+	tool    bool            // tool/call + tool/result
+	surface bool            // any surface event type
+	// surfaceTypes are the event types whose schema declares surfaceOp;
+	// seqTypes those that declare sourceEventSeqs; stepScoped those whose
+	// data requires both turn and step (they name the open turn and step).
+	surfaceTypes, seqTypes, stepScoped map[string]bool
+	subagent                           bool // subagent.started + subagent.finished
+	prompt                             bool // session/prompt + session.status
 }
 
 // Wire names the rules are about.
@@ -89,13 +94,8 @@ const (
 	evToolRes   = "tool/result"
 )
 
-// surfaceTypes carry surfaceOp (required) and may carry sourceEventSeqs.
-var surfaceTypes = map[string]bool{"user/message": true, "assistant/message": true, "tool/result": true}
-
-// stepScoped events name the open turn and step in data.turn / data.step.
-var stepScoped = map[string]bool{"assistant/chunk": true, "assistant/message": true, evToolCall: true, evToolRes: true}
-
-// turnScoped events must be inside an open turn.
+// turnScoped events must be inside an open turn (a fact of the runtime's
+// order that their schemas cannot say: their data names no turn).
 var turnScoped = map[string]bool{"todo/write": true, "request/header": true, "request/context": true}
 
 type checker struct {
@@ -105,16 +105,14 @@ type checker struct {
 }
 
 func (set) Compile(m *ir.Model, cfg ruleset.Config) (ruleset.Checker, error) {
-	p := protocol{tags: map[string]bool{}}
+	p := protocol{tags: map[string]bool{}, surfaceTypes: map[string]bool{}, seqTypes: map[string]bool{}, stepScoped: map[string]bool{}}
 	if me := m.Method("session.event"); me != nil && me.Kind == ir.Notification && me.Params != nil {
 		p.events = true
-		for _, f := range me.Params.Fields {
-			if f.Wire != "event" {
-				continue
-			}
+		if f := fieldOf(me.Params, "event"); f != nil {
 			if t := namedOf(&f.Type); t != nil && t.Kind == ir.KindUnion && t.Union != nil && t.Union.By == ir.ByTag && t.Union.Tag == "type" {
 				for _, v := range t.Union.Variants {
 					p.tags[v.TagValue] = true
+					p.classify(v.TagValue, v.Type)
 				}
 			}
 		}
@@ -122,9 +120,7 @@ func (set) Compile(m *ir.Model, cfg ruleset.Config) (ruleset.Checker, error) {
 	p.turn = p.tags[evTurnStart] && p.tags[evTurnEnd]
 	p.step = p.turn && p.tags[evStepStart] && p.tags[evStepEnd]
 	p.tool = p.tags[evToolCall] && p.tags[evToolRes]
-	for t := range surfaceTypes {
-		p.surface = p.surface || p.tags[t]
-	}
+	p.surface = len(p.surfaceTypes) > 0
 	p.subagent = m.Method("subagent.started") != nil && m.Method("subagent.finished") != nil
 	p.prompt = m.Method("session/prompt") != nil && m.Method("session.status") != nil
 	c := &checker{p: p, snapshot: cfg.Snapshot, overlap: ruleset.Error}
@@ -132,6 +128,57 @@ func (set) Compile(m *ir.Model, cfg ruleset.Config) (ruleset.Checker, error) {
 		c.overlap = s
 	}
 	return c, nil
+}
+
+// classify records what an event variant's schema says about the rules:
+// a declared surfaceOp or sourceEventSeqs member, and data that requires
+// both turn and step (step/start and step/end are checked on their own).
+func (p *protocol) classify(tag string, t *ir.Type) {
+	if fieldOf(t, "surfaceOp") != nil {
+		p.surfaceTypes[tag] = true
+	}
+	if fieldOf(t, "sourceEventSeqs") != nil {
+		p.seqTypes[tag] = true
+	}
+	if tag == evStepStart || tag == evStepEnd {
+		return
+	}
+	if d := fieldOf(t, "data"); d != nil {
+		data := namedOf(&d.Type)
+		if turn, step := fieldOf(data, "turn"), fieldOf(data, "step"); turn != nil && step != nil && turn.Required && step.Required {
+			p.stepScoped[tag] = true
+		}
+	}
+}
+
+// fieldOf returns the declared member wire of an object type (nil when t
+// is nil or has no such member).
+func fieldOf(t *ir.Type, wire string) *ir.Field {
+	if t == nil {
+		return nil
+	}
+	for _, f := range t.Fields {
+		if f.Wire == wire {
+			return f
+		}
+	}
+	return nil
+}
+
+// names lists a set's members, sorted, joined for a message ("a, b and c").
+func names(set map[string]bool) string {
+	var out []string
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	switch len(out) {
+	case 0:
+		return "none"
+	case 1:
+		return out[0]
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
 }
 
 // namedOf follows aliases to the named type a reference ends at.
