@@ -542,12 +542,15 @@ func pypiWriteReference(t *testing.T, root, out string, names []string) {
 
 func writeJSON(t *testing.T, path string, v any) {
 	t.Helper()
-	b, err := json.MarshalIndent(v, "", " ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Dir(path), 0o755)
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -11,6 +11,7 @@ Exits when CMD has exited and its stdout is drained, with CMD's status (a
 signal death is re-raised on this process), even while the client still
 holds stdin open.
 """
+
 from __future__ import annotations
 
 import os

@@ -21,6 +21,7 @@ address), prints the port as the first and only line on stdout, and exits
 after --max-lifetime seconds (default 600) or on SIGTERM. --log appends one
 JSON line per request (path, marker, step, attempt, what was answered).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,6 +43,7 @@ MARKER = re.compile(r"\[\[dsh:([a-z0-9-]+)\]\]")
 @dataclass
 class Stream:
     """A successful streamed reply: blocks are ("thinking", text), ("text", text) or ("tool", name, input)."""
+
     blocks: list[tuple]
     stop: str = "end_turn"
     delay: float = 0.0  # seconds before the response starts
@@ -59,6 +61,7 @@ class HTTPError:
 @dataclass
 class InBandError:
     """A 200 stream that sends message_start, then an SSE error event."""
+
     etype: str
     message: str
 
@@ -109,7 +112,20 @@ def script(name, step, attempt, body, messages, after):
         return Stream([("thinking", "The user wants a greeting."), ("text", "Hello from the fake model.")])
     if name == "bash":
         if step == 0:
-            return Stream([("text", "Running a command."), ("tool", "bash", {"description": "Print a greeting to a file", "command": "printf 'hi from bash\\n' > bash-out.txt && cat bash-out.txt && echo \"in $(basename \"$PWD\")\""})], stop="tool_use")
+            return Stream(
+                [
+                    ("text", "Running a command."),
+                    (
+                        "tool",
+                        "bash",
+                        {
+                            "description": "Print a greeting to a file",
+                            "command": 'printf \'hi from bash\\n\' > bash-out.txt && cat bash-out.txt && echo "in $(basename "$PWD")"',
+                        },
+                    ),
+                ],
+                stop="tool_use",
+            )
         return Stream([("text", "bash said: " + result_text(results[-1]).strip())])
     if name == "fs":
         calls = [
@@ -123,7 +139,14 @@ def script(name, step, attempt, body, messages, after):
         if step < len(calls):
             tool, args = calls[step]
             return Stream([("tool", tool, args)], stop="tool_use")
-        return Stream([("text", "\n".join(f"{'error' if b.get('is_error') else 'ok'}: {result_text(b).strip()}" for b in results))])
+        return Stream(
+            [
+                (
+                    "text",
+                    "\n".join(f"{'error' if b.get('is_error') else 'ok'}: {result_text(b).strip()}" for b in results),
+                )
+            ]
+        )
     if name in ("parallel-a", "parallel-b"):
         return Stream([("text", f"{name} done")], delay=0.6)
     if name == "wait":
@@ -138,7 +161,14 @@ def script(name, step, attempt, body, messages, after):
         n_asst = sum(1 for m in messages if m.get("role") == "assistant")
         return Stream([("text", f"history has pelican={'pelican' in history} assistant-messages={n_asst}")])
     if name == "effort":
-        return Stream([("text", f"thinking={body.get('thinking', {}).get('type')} effort={body.get('output_config', {}).get('effort')} max_tokens={body.get('max_tokens')}")])
+        return Stream(
+            [
+                (
+                    "text",
+                    f"thinking={body.get('thinking', {}).get('type')} effort={body.get('output_config', {}).get('effort')} max_tokens={body.get('max_tokens')}",
+                )
+            ]
+        )
     if name == "retry":
         # The in-band error first: it has no retry-after, so the runtime's own backoff (500 ms) applies once.
         if attempt == 1:
@@ -158,7 +188,16 @@ def script(name, step, attempt, body, messages, after):
         return Stream([("text", "This reply is cut")], stop="max_tokens")
     if name == "subagent":
         if step == 0:
-            return Stream([("tool", "subagent", {"description": "Count the letters", "prompt": "[[dsh:child]] Count the letters in pelican."})], stop="tool_use")
+            return Stream(
+                [
+                    (
+                        "tool",
+                        "subagent",
+                        {"description": "Count the letters", "prompt": "[[dsh:child]] Count the letters in pelican."},
+                    )
+                ],
+                stop="tool_use",
+            )
         joined = all_text(messages) + "\n" + "\n".join(result_text(b) for b in results)
         if "child says" in joined:
             return Stream([("text", "parent got: " + re.findall(r"child says [^\n\"]*", joined)[-1])])
@@ -166,18 +205,34 @@ def script(name, step, attempt, body, messages, after):
     if name == "child":
         if step == 0:
             parent = re.findall(r'Your parent agent id is "([^"]+)"', all_text(messages))
-            return Stream([("tool", "send_message", {"agent_id": parent[-1] if parent else "?", "message": "child says pelican has 7 letters"})], stop="tool_use", delay=0.5)
+            return Stream(
+                [
+                    (
+                        "tool",
+                        "send_message",
+                        {"agent_id": parent[-1] if parent else "?", "message": "child says pelican has 7 letters"},
+                    )
+                ],
+                stop="tool_use",
+                delay=0.5,
+            )
         return Stream([("text", "reported to the parent: " + result_text(results[-1]).strip())])
     if name == "image":
-        imgs = [b for m in messages if isinstance(m.get("content"), list) for b in m["content"] if isinstance(b, dict) and b.get("type") == "image"]
+        imgs = [
+            b
+            for m in messages
+            if isinstance(m.get("content"), list)
+            for b in m["content"]
+            if isinstance(b, dict) and b.get("type") == "image"
+        ]
         desc = []
         for b in imgs:
             src = b.get("source", {})
             data = base64.b64decode(src.get("data", "")) if src.get("type") == "base64" else b""
-            desc.append(f"{src.get('type')} {src.get('media_type')} {len(data)} bytes sha256:{hashlib.sha256(data).hexdigest()[:12]}")
+            desc.append(
+                f"{src.get('type')} {src.get('media_type')} {len(data)} bytes sha256:{hashlib.sha256(data).hexdigest()[:12]}"
+            )
         return Stream([("text", f"I see {len(imgs)} image(s): " + "; ".join(desc))])
-    if name == "notify":
-        return Stream([("text", "one"), ("text", "two")])
     return Stream([("text", f"no script for marker {name!r}")])
 
 
@@ -203,27 +258,104 @@ def sse(event: str, data: dict) -> bytes:
 
 def pieces(s: str, n: int = 3) -> list[str]:
     k = max(1, (len(s) + n - 1) // n)
-    return [s[i:i + k] for i in range(0, len(s), k)] or [""]
+    return [s[i : i + k] for i in range(0, len(s), k)] or [""]
 
 
 def stream_events(reply: Stream, model: str, msg_id: str, tool_prefix: str) -> list[bytes]:
-    out = [sse("message_start", {"type": "message_start", "message": {"id": msg_id, "type": "message", "role": "assistant", "model": model, "content": [], "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 42, "output_tokens": 1}}})]
+    out = [
+        sse(
+            "message_start",
+            {
+                "type": "message_start",
+                "message": {
+                    "id": msg_id,
+                    "type": "message",
+                    "role": "assistant",
+                    "model": model,
+                    "content": [],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                    "usage": {"input_tokens": 42, "output_tokens": 1},
+                },
+            },
+        )
+    ]
     for i, b in enumerate(reply.blocks):
         if b[0] == "thinking":
-            out.append(sse("content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "thinking", "thinking": "", "signature": ""}}))
+            out.append(
+                sse(
+                    "content_block_start",
+                    {
+                        "type": "content_block_start",
+                        "index": i,
+                        "content_block": {"type": "thinking", "thinking": "", "signature": ""},
+                    },
+                )
+            )
             for p in pieces(b[1]):
-                out.append(sse("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "thinking_delta", "thinking": p}}))
-            out.append(sse("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "signature_delta", "signature": "c2lnbmF0dXJl"}}))
+                out.append(
+                    sse(
+                        "content_block_delta",
+                        {"type": "content_block_delta", "index": i, "delta": {"type": "thinking_delta", "thinking": p}},
+                    )
+                )
+            out.append(
+                sse(
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": i,
+                        "delta": {"type": "signature_delta", "signature": "c2lnbmF0dXJl"},
+                    },
+                )
+            )
         elif b[0] == "text":
-            out.append(sse("content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}}))
+            out.append(
+                sse(
+                    "content_block_start",
+                    {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}},
+                )
+            )
             for p in pieces(b[1]):
-                out.append(sse("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": p}}))
+                out.append(
+                    sse(
+                        "content_block_delta",
+                        {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": p}},
+                    )
+                )
         else:
-            out.append(sse("content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "tool_use", "id": f"{tool_prefix}_{i}", "name": b[1], "input": {}}}))
+            out.append(
+                sse(
+                    "content_block_start",
+                    {
+                        "type": "content_block_start",
+                        "index": i,
+                        "content_block": {"type": "tool_use", "id": f"{tool_prefix}_{i}", "name": b[1], "input": {}},
+                    },
+                )
+            )
             for p in pieces(json.dumps(b[2])):
-                out.append(sse("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "input_json_delta", "partial_json": p}}))
+                out.append(
+                    sse(
+                        "content_block_delta",
+                        {
+                            "type": "content_block_delta",
+                            "index": i,
+                            "delta": {"type": "input_json_delta", "partial_json": p},
+                        },
+                    )
+                )
         out.append(sse("content_block_stop", {"type": "content_block_stop", "index": i}))
-    out.append(sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": reply.stop, "stop_sequence": None}, "usage": {"output_tokens": reply.usage_out}}))
+    out.append(
+        sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": reply.stop, "stop_sequence": None},
+                "usage": {"output_tokens": reply.usage_out},
+            },
+        )
+    )
     out.append(sse("message_stop", {"type": "message_stop"}))
     return out
 
@@ -237,7 +369,16 @@ def whole_message(reply: Stream, model: str, msg_id: str, tool_prefix: str) -> d
             content.append({"type": "text", "text": b[1]})
         else:
             content.append({"type": "tool_use", "id": f"{tool_prefix}_{i}", "name": b[1], "input": b[2]})
-    return {"id": msg_id, "type": "message", "role": "assistant", "model": model, "content": content, "stop_reason": reply.stop, "stop_sequence": None, "usage": {"input_tokens": 42, "output_tokens": reply.usage_out}}
+    return {
+        "id": msg_id,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": reply.stop,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 42, "output_tokens": reply.usage_out},
+    }
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -281,32 +422,80 @@ class Handler(http.server.BaseHTTPRequestHandler):
         raw = self.rfile.read(n)
         if not self.path.split("?")[0].endswith("/v1/messages"):
             # e.g. the runtime's Files API upload of an image (POST /v1/files): not offered, so it sends the image inline.
-            self.log({"path": self.path, "content-type": self.headers.get("content-type", "").split(";")[0], "bytes": n, "reply": "404"})
-            return self.send_json(404, {"type": "error", "error": {"type": "not_found_error", "message": f"no route {self.path}"}})
+            self.log(
+                {
+                    "path": self.path,
+                    "content-type": self.headers.get("content-type", "").split(";")[0],
+                    "bytes": n,
+                    "reply": "404",
+                }
+            )
+            return self.send_json(
+                404, {"type": "error", "error": {"type": "not_found_error", "message": f"no route {self.path}"}}
+            )
         try:
             body = json.loads(raw or b"{}")
         except (json.JSONDecodeError, UnicodeDecodeError):
-            return self.send_json(400, {"type": "error", "error": {"type": "invalid_request_error", "message": "body is not JSON"}})
+            return self.send_json(
+                400, {"type": "error", "error": {"type": "invalid_request_error", "message": "body is not JSON"}}
+            )
         messages = body.get("messages") or []
         name, at = find_marker(messages)
-        after = messages[at + 1:] if at >= 0 else []
+        after = messages[at + 1 :] if at >= 0 else []
         step = sum(1 for m in after if m.get("role") == "assistant")
         # One runtime (a harness home) has one user id; sessions are unique within it.
-        key = (self.headers.get("x-deepseek-harness-user-id"), self.headers.get("x-deepseek-harness-session-id"), name, at, step)
+        key = (
+            self.headers.get("x-deepseek-harness-user-id"),
+            self.headers.get("x-deepseek-harness-session-id"),
+            name,
+            at,
+            step,
+        )
         attempt = STATE.attempt(key)
         reply = script(name, step, attempt, body, messages, after)
-        record = {"path": self.path, "marker": name, "step": step, "attempt": attempt, "stream": body.get("stream"), "reply": type(reply).__name__,
-                  "blocks": [[b.get("type") for b in m["content"] if isinstance(b, dict)] if isinstance(m.get("content"), list) else ["string"] for m in messages],
-                  "marker_message": [t[:300] for t in texts(messages[at].get("content"))] if at >= 0 else None}
+        record = {
+            "path": self.path,
+            "marker": name,
+            "step": step,
+            "attempt": attempt,
+            "stream": body.get("stream"),
+            "reply": type(reply).__name__,
+            "blocks": [
+                [b.get("type") for b in m["content"] if isinstance(b, dict)]
+                if isinstance(m.get("content"), list)
+                else ["string"]
+                for m in messages
+            ],
+            "marker_message": [t[:300] for t in texts(messages[at].get("content"))] if at >= 0 else None,
+        }
         self.log(record)
         model = body.get("model") or "fake"
         msg_id = f"msg_fake_{name}_{step}_{attempt}"
         tool_prefix = f"toolu_{(name or 'none').replace('-', '_')}_{step}"
         if isinstance(reply, HTTPError):
-            return self.send_json(reply.status, {"type": "error", "error": {"type": reply.etype, "message": reply.message}}, reply.headers)
+            return self.send_json(
+                reply.status, {"type": "error", "error": {"type": reply.etype, "message": reply.message}}, reply.headers
+            )
         if isinstance(reply, InBandError):
             self.start_stream()
-            self.chunk(sse("message_start", {"type": "message_start", "message": {"id": msg_id, "type": "message", "role": "assistant", "model": model, "content": [], "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 42, "output_tokens": 0}}}))
+            self.chunk(
+                sse(
+                    "message_start",
+                    {
+                        "type": "message_start",
+                        "message": {
+                            "id": msg_id,
+                            "type": "message",
+                            "role": "assistant",
+                            "model": model,
+                            "content": [],
+                            "stop_reason": None,
+                            "stop_sequence": None,
+                            "usage": {"input_tokens": 42, "output_tokens": 0},
+                        },
+                    },
+                )
+            )
             self.chunk(sse("error", {"type": "error", "error": {"type": reply.etype, "message": reply.message}}))
             return self.end_stream()
         if reply.delay:
@@ -334,6 +523,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = False
+
+    def handle_error(self, request, client_address):
+        # A runtime that exits drops its keep-alive connections: not worth a traceback.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
 
 
 def main():

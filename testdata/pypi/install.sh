@@ -46,7 +46,7 @@ flock -w 900 9 || die "timed out after 900 s waiting for $cache.lock (another in
 
 
 if [ ! -f "$venv/.complete" ]; then
-	index="${PIP_INDEX_URL:-https://pypi.org/simple}"
+	index="${PIP_INDEX_URL:-$("$PY" -m pip config get global.index-url 2>/dev/null || echo https://pypi.org/simple)}"
 	log=$(mktemp)
 	trap 'rm -f "$log"' EXIT
 	mkdir -p "$cache/wheels"

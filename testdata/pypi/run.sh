@@ -50,7 +50,7 @@ if [ "${1:-}" != "--inner" ]; then
 	if [ -z "$why" ]; then
 		exec unshare -rn "$HERE/run.sh" --inner "$OUT" namespace
 	fi
-	exec "$HERE/run.sh" --inner "$OUT" "config ($why)"
+	exec "$HERE/run.sh" --inner "$OUT" config "$why"
 fi
 
 OUT="$2"
@@ -61,7 +61,7 @@ if [ "$NET" = namespace ]; then
 	[ -z "$others" ] || { echo "run.sh: the namespace has interfaces besides lo: $others" >&2; exit 1; }
 	NET="namespace: loopback-only network namespace (unshare -rn; only lo, up)"
 else
-	NET="configuration: host network, $NET; model at 127.0.0.1, runtime environment rebuilt without proxies, telemetry off"
+	NET="configuration: host network (no namespace: $4); the model at 127.0.0.1, the runtime's environment rebuilt without proxies, its telemetry off"
 fi
 echo "network isolation: $NET" | tee "$OUT/network.txt" >&2
 
@@ -71,7 +71,7 @@ trap 'kill -TERM "$LLM_PID_SAVED" 2>/dev/null || true' EXIT
 read -t 10 -r PORT <&"${LLM[0]}" || { echo "run.sh: the fake model did not start" >&2; exit 1; }
 
 args=(--port "$PORT" --out "$OUT" --runtime "$DSHPY_RUNTIME" --modes "${MODES:-direct,tap}" --dshgen "$DSHGEN"
-	--timeout "${DSHPY_SCENARIO_TIMEOUT:-90}")
+	--timeout "${DSHPY_SCENARIO_TIMEOUT:-90}" --native-cache "$DSHPY_CACHE/pkg-native")
 [ -z "${DSHGEN_PYPI_SCHEMA:-}" ] || args+=(--schema "$DSHGEN_PYPI_SCHEMA")
 [ -z "${SCENARIOS:-}" ] || args+=(--only "$SCENARIOS")
 [ -z "${JOBS:-}" ] || args+=(--jobs "$JOBS")

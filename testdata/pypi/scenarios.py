@@ -8,6 +8,7 @@ results and errors of each call) to OUT/<mode>/<scenario>/outcome.json.
 
     scenarios.py --port PORT --out DIR --runtime RT [--modes direct,tap]
                  [--dshgen BIN] [--schema FILE] [--only a,b] [--jobs N] [--timeout S]
+                 [--native-cache DIR]
     scenarios.py --list
 
 Every (scenario, mode) runs in its own process (its own process group,
@@ -22,13 +23,14 @@ timeout. A summary line per scenario goes to stderr; OUT/summary.json lists
 them all. Exit 0 when every scenario ran to its end (errors the scenario
 provokes on purpose are part of its outcome, not failures).
 """
+
 from __future__ import annotations
 
 import argparse
 import base64
+import fcntl
 import json
 import os
-import queue
 import shlex
 import signal
 import struct
@@ -45,6 +47,7 @@ CALL_TIMEOUT = 30.0
 
 
 # ---------------------------------------------------------------- observing
+
 
 class Labels:
     """Stable names for session ids: ids the scenario chose stay, runtime-minted child ids become child-N."""
@@ -126,9 +129,11 @@ def drain(sub):
 
 # ---------------------------------------------------------------- the harness
 
+
 class Ctx:
     def __init__(self, args, scenario, mode):
         from deepseek_harness import DeepSeekHarness, DeepSeekHarnessConfig  # noqa: F401 (import check)
+
         self.args, self.scenario, self.mode = args, scenario, mode
         self.root = os.path.join(args.out, mode, scenario)
         self.work = os.path.join(self.root, "work")
@@ -143,7 +148,16 @@ class Ctx:
         os.makedirs(d, exist_ok=True)
         cmd = [sys.executable, os.path.join(HERE, "capture_wrap.py"), d, "--"]
         if self.mode == "tap":
-            cmd += [self.args.dshgen, "tap", "--format", "jsonl", "--capture", os.path.join(d, "tap.log"), "--report", os.path.join(d, "tap.report")]
+            cmd += [
+                self.args.dshgen,
+                "tap",
+                "--format",
+                "jsonl",
+                "--capture",
+                os.path.join(d, "tap.log"),
+                "--report",
+                os.path.join(d, "tap.report"),
+            ]
             if self.args.schema:
                 cmd += ["--schema", self.args.schema]
             cmd += ["--"]
@@ -156,23 +170,50 @@ class Ctx:
         return path
 
     def env(self, extra=None):
-        return {"HOME": os.path.join(self.root, "home"), "DSH_TELEMETRY_DISABLED": "1", **(extra or {})}
+        """The runtime's environment on top of the driver's (see clean_env).
+
+        PKG_NATIVE_CACHE_PATH: the runtime (packaged with pkg) copies the package folders of its native modules,
+        81 MB, to $PKG_NATIVE_CACHE_PATH/pkg/<sha256> (default $HOME/.cache) when it loads them, and reuses a copy
+        whose files hash the same. With a fresh HOME per scenario every runtime would write its own 81 MB, so the
+        copy is shared (--native-cache); a user's HOME keeps it the same way."""
+        env = {"HOME": os.path.join(self.root, "home"), "DSH_TELEMETRY_DISABLED": "1"}
+        if self.args.native_cache:
+            env["PKG_NATIVE_CACHE_PATH"] = self.args.native_cache
+        return {**env, **(extra or {})}
 
     def client_config(self, instance="rt"):
         """A HarnessConfig for the low-level client (base URL and key go in the environment)."""
         from deepseek_harness import HarnessConfig
-        return HarnessConfig(dsh_bin=self.launcher(instance), dsh_home=os.path.join(self.root, "dsh-home"), cwd=self.work,
-                             env={**self.env(), "DEEPSEEK_BASE_URL": f"http://127.0.0.1:{self.args.port}", "DEEPSEEK_API_KEY": "sk-fake"},
-                             initialize_timeout_seconds=CALL_TIMEOUT, request_timeout_seconds=CALL_TIMEOUT, shutdown_timeout_seconds=5.0)
+
+        return HarnessConfig(
+            dsh_bin=self.launcher(instance),
+            dsh_home=os.path.join(self.root, "dsh-home"),
+            cwd=self.work,
+            env={
+                **self.env(),
+                "DEEPSEEK_BASE_URL": f"http://127.0.0.1:{self.args.port}",
+                "DEEPSEEK_API_KEY": "sk-fake",
+            },
+            initialize_timeout_seconds=CALL_TIMEOUT,
+            request_timeout_seconds=CALL_TIMEOUT,
+            shutdown_timeout_seconds=5.0,
+        )
 
     def harness(self, instance="rt", env=None, **options):
         from deepseek_harness import DeepSeekHarness, DeepSeekHarnessConfig
+
         cfg = DeepSeekHarnessConfig(
-            cwd=self.work, dsh_bin=self.launcher(instance), dsh_home=os.path.join(self.root, "dsh-home"),
-            base_url=f"http://127.0.0.1:{self.args.port}", api_key="sk-fake",
+            cwd=self.work,
+            dsh_bin=self.launcher(instance),
+            dsh_home=os.path.join(self.root, "dsh-home"),
+            base_url=f"http://127.0.0.1:{self.args.port}",
+            api_key="sk-fake",
             env=self.env(env),
-            initialize_timeout_seconds=CALL_TIMEOUT, request_timeout_seconds=CALL_TIMEOUT, shutdown_timeout_seconds=5.0,
-            **options)
+            initialize_timeout_seconds=CALL_TIMEOUT,
+            request_timeout_seconds=CALL_TIMEOUT,
+            shutdown_timeout_seconds=5.0,
+            **options,
+        )
         return DeepSeekHarness(cfg)
 
     def step(self, call, **observed):
@@ -206,7 +247,12 @@ def text_turn(c):
     seen = []
     with c.harness() as h:
         r = h.run("[[dsh:text]] Say hello.", session_id="session-text", on_notification=seen.append)
-        c.step("run", **run_result(r, labels), callback_saw_every_notification=[n.method for n in seen] == [n.method for n in r.notifications] and len(seen) == len(r.notifications))
+        c.step(
+            "run",
+            **run_result(r, labels),
+            callback_saw_every_notification=[n.method for n in seen] == [n.method for n in r.notifications]
+            and len(seen) == len(r.notifications),
+        )
 
 
 @scenario
@@ -255,7 +301,9 @@ def parallel_sessions(c):
         for t in ts:
             t.join(CALL_TIMEOUT * 2)
         for sid in ("session-a", "session-b"):
-            c.step("run", **run_result(out[sid], labels)) if sid in out else c.step("run", session=sid, raised="did not finish")
+            c.step("run", **run_result(out[sid], labels)) if sid in out else c.step(
+                "run", session=sid, raised="did not finish"
+            )
         (a0, a1), (b0, b1) = spans.get("session-a", (0, 0)), spans.get("session-b", (0, 0))
         c.step("overlap", runs_overlapped=a0 < b1 and b0 < a1)
 
@@ -280,14 +328,33 @@ def session_wait(c):
         with client.subscribe_session_notifications("session-wait") as sub:
             mid = client.session_prompt("session-wait", [{"type": "text", "text": "[[dsh:wait]] Take a moment."}])
             before = [note(n, labels) for n in drain(sub)]
-            c.step("session_prompt", message_id_is_str=isinstance(mid, str) and len(mid) > 0,
-                   turn_ended_before_it_returned=any(s.endswith(" turn/end") for s in before))
-            waited = client.request("session/wait", {"sessionId": "session-wait"}, response_model=Empty, timeout_seconds=CALL_TIMEOUT)
+            c.step(
+                "session_prompt",
+                message_id_is_str=isinstance(mid, str) and len(mid) > 0,
+                turn_ended_before_it_returned=any(s.endswith(" turn/end") for s in before),
+            )
+            waited = client.request(
+                "session/wait", {"sessionId": "session-wait"}, response_model=Empty, timeout_seconds=CALL_TIMEOUT
+            )
             seen = before + [note(n, labels) for n in drain(sub)]
-        c.step("session/wait", result=waited.model_dump(), notifications=per_session(seen),
-               idle_before_answer=seen[-1:] == ["status session-wait idle"])
-        c.attempt("session/wait unknown", lambda: client.request("session/wait", {"sessionId": "session-nobody"}, response_model=Empty, timeout_seconds=CALL_TIMEOUT).model_dump())
-        c.attempt("unknown method", lambda: client.request("session/frobnicate", {"sessionId": "session-wait"}, response_model=Empty, timeout_seconds=CALL_TIMEOUT).model_dump())
+        c.step(
+            "session/wait",
+            result=waited.model_dump(),
+            notifications=per_session(seen),
+            idle_before_answer=seen[-1:] == ["status session-wait idle"],
+        )
+        c.attempt(
+            "session/wait unknown",
+            lambda: client.request(
+                "session/wait", {"sessionId": "session-nobody"}, response_model=Empty, timeout_seconds=CALL_TIMEOUT
+            ).model_dump(),
+        )
+        c.attempt(
+            "unknown method",
+            lambda: client.request(
+                "session/frobnicate", {"sessionId": "session-wait"}, response_model=Empty, timeout_seconds=CALL_TIMEOUT
+            ).model_dump(),
+        )
     finally:
         client.close()
 
@@ -340,9 +407,11 @@ def reasoning_effort(c):
         r = h.run("[[dsh:effort]] What did you get?", session_id="session-effort-off")
         c.step("run", options={"reasoning_effort": "off"}, **run_result(r, labels))
     for instance, opts in (("extreme", {"reasoning_effort": "extreme"}), ("zero", {"max_tokens": 0})):
-        def start():
+
+        def start(instance=instance, opts=opts):
             with c.harness(instance, **opts):
                 return "started"
+
         c.attempt("start", start, options=opts)
 
 
@@ -384,41 +453,64 @@ def subagent(c):
             r = h.start_session("session-parent").run("[[dsh:subagent]] Delegate the counting.")
             # How far the child got when the parent went idle is timing: its part of RunResult.notifications is
             # checked as a prefix of what the tree subscription saw by the end of session/wait.
-            child_in_run = [note(n, labels) for n in r.notifications if n.payload.get("sessionId") not in (None, "session-parent")]
+            child_in_run = [
+                note(n, labels) for n in r.notifications if n.payload.get("sessionId") not in (None, "session-parent")
+            ]
             c.step("run", **run_result(r, labels, only=["session-parent"]))
-            waited = h.client.request("session/wait", {"sessionId": "session-parent"}, response_model=Empty, timeout_seconds=CALL_TIMEOUT)
+            waited = h.client.request(
+                "session/wait", {"sessionId": "session-parent"}, response_model=Empty, timeout_seconds=CALL_TIMEOUT
+            )
             seen = drain(tree)
         # The parent runs three turns (its prompt, the child's message, the child's end) while the child runs
         # one; how the two sessions' events interleave, and where in the parent's second turn the notice of the
         # child's end is queued, is timing. So the tree's notifications are compared as a sorted list per
         # session, and the order that is fixed is checked on its own: the parent's turns and their texts.
         tree_notes = [note(n, labels) for n in seen]
-        child_all = [x for x in tree_notes if x.split(" ")[1] not in ("session-parent",) and not x.startswith("subagent.")]
+        child_all = [
+            x for x in tree_notes if x.split(" ")[1] not in ("session-parent",) and not x.startswith("subagent.")
+        ]
         turns, current = [], None
         for n in seen:
-            ev = n.payload.get("event", {}) if n.method == "session.event" and n.payload.get("sessionId") == "session-parent" else {}
+            ev = (
+                n.payload.get("event", {})
+                if n.method == "session.event" and n.payload.get("sessionId") == "session-parent"
+                else {}
+            )
             if ev.get("type") == "turn/start":
                 current = {"turn": ev.get("data", {}).get("turn"), "texts": []}
                 turns.append(current)
             elif ev.get("type") == "assistant/message" and current is not None:
-                current["texts"].append("".join(b.get("text", "") for b in ev["data"]["message"]["content"] if b.get("type") == "text"))
+                current["texts"].append(
+                    "".join(b.get("text", "") for b in ev["data"]["message"]["content"] if b.get("type") == "text")
+                )
             elif ev.get("type") == "turn/end" and current is not None:
                 current["end"] = ev.get("data", {}).get("reason")
         finished = [n.payload for n in seen if n.method == "subagent.finished"]
-        c.step("session/wait", result=waited.model_dump(),
-               notifications_sorted={k: sorted(v) for k, v in per_session(tree_notes).items()},
-               run_saw_a_prefix_of_the_child=child_all[:len(child_in_run)] == child_in_run,
-               parent_turns=turns,
-               finished_last_message=[[b.get("text") for b in f.get("lastAssistantMessage", [])] for f in finished])
+        c.step(
+            "session/wait",
+            result=waited.model_dump(),
+            notifications_sorted={k: sorted(v) for k, v in per_session(tree_notes).items()},
+            run_saw_a_prefix_of_the_child=child_all[: len(child_in_run)] == child_in_run,
+            parent_turns=turns,
+            finished_last_message=[[b.get("text") for b in f.get("lastAssistantMessage", [])] for f in finished],
+        )
 
 
 def tiny_png(w=3, h=2):
     """A w x h RGB PNG (deterministic bytes)."""
-    rows = b"".join(b"\x00" + b"".join(bytes([(x * 80) % 256, (y * 120) % 256, 200]) for x in range(w)) for y in range(h))
+    rows = b"".join(
+        b"\x00" + b"".join(bytes([(x * 80) % 256, (y * 120) % 256, 200]) for x in range(w)) for y in range(h)
+    )
 
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b"")
+
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(rows, 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 @scenario
@@ -427,8 +519,13 @@ def inline_image(c):
     labels = Labels(["session-image"])
     png = tiny_png()
     with c.harness(model="deepseek-flash") as h:
-        r = h.run([{"type": "text", "text": "[[dsh:image]] What is in the picture?"},
-                   {"type": "image", "data": base64.b64encode(png).decode(), "mimeType": "image/png"}], session_id="session-image")
+        r = h.run(
+            [
+                {"type": "text", "text": "[[dsh:image]] What is in the picture?"},
+                {"type": "image", "data": base64.b64encode(png).decode(), "mimeType": "image/png"},
+            ],
+            session_id="session-image",
+        )
         c.step("run", png_bytes=len(png), **run_result(r, labels))
 
 
@@ -441,6 +538,7 @@ def read(path):
 
 
 # ---------------------------------------------------------------- running
+
 
 def run_one(args, name, mode):
     c = Ctx(args, name, mode)
@@ -480,6 +578,7 @@ def main():
     ap.add_argument("--only")
     ap.add_argument("--jobs", type=int, default=max(4, 3 * (os.cpu_count() or 1)))
     ap.add_argument("--timeout", type=float, default=90)
+    ap.add_argument("--native-cache", help="PKG_NATIVE_CACHE_PATH for every runtime (see Ctx.env)")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--one", nargs=2, metavar=("SCENARIO", "MODE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -506,11 +605,27 @@ def main():
 
     def child(nm):
         name, mode = nm
-        cmd = [sys.executable, os.path.abspath(__file__), "--one", name, mode, "--modes", mode, "--port", str(args.port), "--out", args.out, "--runtime", args.runtime]
+        cmd = [
+            sys.executable,
+            os.path.abspath(__file__),
+            "--one",
+            name,
+            mode,
+            "--modes",
+            mode,
+            "--port",
+            str(args.port),
+            "--out",
+            args.out,
+            "--runtime",
+            args.runtime,
+        ]
         if args.dshgen:
             cmd += ["--dshgen", args.dshgen]
         if args.schema:
             cmd += ["--schema", args.schema]
+        if args.native_cache:
+            cmd += ["--native-cache", args.native_cache]
         t0 = time.monotonic()
         os.makedirs(os.path.join(args.out, mode, name), exist_ok=True)
         log = open(os.path.join(args.out, mode, name, "driver.log"), "wb")
@@ -530,14 +645,42 @@ def main():
         return status == "ok"
 
     t0 = time.monotonic()
+    ok = True
+    warm = os.path.join(args.native_cache, ".complete") if args.native_cache else None
+    lock = None
+    if warm and not os.path.exists(warm):
+        os.makedirs(args.native_cache, exist_ok=True)
+        lock = open(os.path.join(args.native_cache, ".lock"), "w")
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another run warming the same cache: wait for it
+    if warm and not os.path.exists(warm):
+        # On an empty native-module cache the runtimes that load each module first run alone, one after the other:
+        # runtimes that start together would write the same files at once, and one could load a file another is
+        # still writing. Between them, WARM_UP's scenarios load every native module these scenarios use.
+        first = [nm for nm in order if nm[0] in WARM_UP and nm[1] == modes[0]] or order[:1]
+        for nm in first:
+            order.remove(nm)
+            ok = child(nm) and ok
+        if ok and {nm[0] for nm in first} == set(WARM_UP):
+            open(warm, "w").close()
+    if lock:
+        lock.close()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        ok = all(list(pool.map(child, order)))
+        ok = all(list(pool.map(child, order))) and ok
     with open(os.path.join(args.out, "summary.json"), "w") as f:
-        json.dump({"elapsed_s": round(time.monotonic() - t0, 2), "jobs": args.jobs, "scenarios": summary}, f, indent=1, sort_keys=True)
+        json.dump(
+            {"elapsed_s": round(time.monotonic() - t0, 2), "jobs": args.jobs, "scenarios": summary},
+            f,
+            indent=1,
+            sort_keys=True,
+        )
     return 0 if ok else 1
 
 
 # Rough relative cost (runtime starts and model waits), for the order only.
+# The runtime's native modules (loaded from copies under PKG_NATIVE_CACHE_PATH): the @deepseek-ai package tree and
+# @koromix/koffi (any tool call; bash-tool), @img/sharp (image input; inline-image).
+WARM_UP = ("bash-tool", "inline-image")
+
 SLOW = {"reasoning-effort": 4, "resume": 2, "subagent": 1.5, "parallel-sessions": 1.5, "model-errors": 1.5}
 
 if __name__ == "__main__":
