@@ -22,7 +22,8 @@ import (
 const driverDir = "testdata/conformance/drivers"
 
 func init() {
-	var schemaPath, outDir, pkg string
+	var outDir, pkg string
+	var src schemaFlags
 	var langs []string
 	cmd := &cobra.Command{
 		Use:   "conformance [FILE...]",
@@ -44,7 +45,7 @@ those still has to round-trip.
 Exit status: 0 all conform, 1 a mismatch or a missed invalid vector, 2
 usage or setup error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := loadSchema(schemaPath)
+			m, err := src.load()
 			if err != nil {
 				return usageErr(err)
 			}
@@ -83,9 +84,7 @@ usage or setup error.`,
 			printReport(cmd.OutOrStdout(), rep, drivers)
 			if rep.Failed() {
 				repro := "go run ./cmd/dshgen conformance --lang " + strings.Join(expandLangs(langs), ",")
-				if schemaPath != "schema/dsh-sdk-protocol.schema.json" {
-					repro += " --schema " + schemaPath
-				}
+				repro += src.args()
 				if outDir != "out" {
 					repro += " --out " + outDir
 				}
@@ -101,7 +100,7 @@ usage or setup error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&schemaPath, "schema", "schema/dsh-sdk-protocol.schema.json", "protocol schema")
+	addSchemaFlags(cmd.Flags(), &src)
 	cmd.Flags().StringVar(&outDir, "out", "out", "directory holding the generated bindings (go/, python/, ts/)")
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name the bindings were generated with")
 	cmd.Flags().StringSliceVar(&langs, "lang", []string{"all"}, "languages: go, python, ts or all")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,17 +35,6 @@ var emitters = []struct {
 	{"go", golang.Emit},
 	{"python", python.Emit},
 	{"ts", typescript.Emit},
-}
-
-// loadSchema loads the schema at path, or the shipped one when path is the
-// default and the file is not there (dshgen run outside the repository).
-func loadSchema(path string) (*ir.Model, error) {
-	if path == schema.Path {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return ir.LoadBytes(schema.FileName, schema.Bytes())
-		}
-	}
-	return ir.Load(path)
 }
 
 // generateAll runs the selected emitters and returns every file, sorted.
@@ -99,7 +87,8 @@ func langNames() []string {
 }
 
 func init() {
-	var schemaPath, outDir, pkg, vectorsDir string
+	var outDir, pkg, vectorsDir string
+	var src schemaFlags
 	var langs []string
 	var check bool
 	cmd := &cobra.Command{
@@ -115,7 +104,7 @@ compared with the files under --out; drift prints a unified diff and the
 command that fixes it, and exits 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := loadSchema(schemaPath)
+			m, err := src.load()
 			if err != nil {
 				return usageErr(err)
 			}
@@ -124,7 +113,7 @@ command that fixes it, and exits 1.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			if !cmd.Flags().Changed("vectors") && schemaPath == schema.Path {
+			if !cmd.Flags().Changed("vectors") && src.schema == schema.Path && len(src.overlays) == 0 {
 				// In the repository the shipped schema's vectors are kept
 				// fresh with its bindings.
 				if st, err := os.Stat(defaultVectors); err == nil && st.IsDir() {
@@ -140,9 +129,9 @@ command that fixes it, and exits 1.`,
 				vectors = set.Files()
 			}
 			if check {
-				err := checkDrift(cmd, outDir, files, schemaPath, langs)
+				err := checkDrift(cmd, outDir, files, &src, langs)
 				if vectorsDir != "" {
-					if verr := checkDrift(cmd, vectorsDir, vectors, schemaPath, langs); verr != nil {
+					if verr := checkDrift(cmd, vectorsDir, vectors, &src, langs); verr != nil {
 						err = verr
 					}
 				}
@@ -160,7 +149,7 @@ command that fixes it, and exits 1.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&schemaPath, "schema", schema.Path, "schema file (JSON Schema draft 2020-12 with x-methods)")
+	addSchemaFlags(cmd.Flags(), &src)
 	cmd.Flags().StringVar(&outDir, "out", "out", "output directory")
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name in every language")
 	cmd.Flags().StringSliceVar(&langs, "lang", []string{"all"}, "languages to generate: "+strings.Join(langNames(), ",")+" or all")
@@ -173,7 +162,7 @@ command that fixes it, and exits 1.`,
 }
 
 // checkDrift compares files with what is under dir and reports drift.
-func checkDrift(cmd *cobra.Command, dir string, files []ir.File, schemaPath string, langs []string) error {
+func checkDrift(cmd *cobra.Command, dir string, files []ir.File, src *schemaFlags, langs []string) error {
 	out := cmd.OutOrStdout()
 	stale := 0
 	for _, f := range files {
@@ -196,10 +185,7 @@ func checkDrift(cmd *cobra.Command, dir string, files []ir.File, schemaPath stri
 		fmt.Fprintf(cmd.ErrOrStderr(), "dshgen: %s is fresh (%d files)\n", dir, len(files))
 		return nil
 	}
-	fix := "go run ./cmd/dshgen generate"
-	if schemaPath != schema.Path {
-		fix += " --schema " + schemaPath
-	}
+	fix := "go run ./cmd/dshgen generate" + src.args()
 	if dir != "out" {
 		fix += " --out " + dir
 	}

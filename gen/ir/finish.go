@@ -271,7 +271,7 @@ func (l *loader) checkNames(m *Model) {
 		goIdent(at, "type", t.Name, t.Names.Of(LangGo))
 		tsIdent(at, "type", t.Name, t.Names.Of(LangTS))
 		for _, f := range t.Fields {
-			fat := loc{at.d, fragOf(f.Pointer)}
+			fat := loc{Doc: at.Doc, Ptr: fragOf(f.Pointer)}
 			unnameable(fat, "member", f.Wire, f.Names.Of(LangGo), f.Names.Of(LangPython))
 			goIdent(fat, "member", f.Wire, strings.TrimSuffix(f.Names.Of(LangGo), "_"))
 		}
@@ -294,20 +294,20 @@ func (l *loader) checkNames(m *Model) {
 		}
 		if t.Kind == KindEnum {
 			for _, v := range t.Enum {
-				c.claim("types", LangGo, v.Names.Of(LangGo), ptrOnly(v.Pointer), loc{at.d, fragOf(v.Pointer)})
+				c.claim("types", LangGo, v.Names.Of(LangGo), ptrOnly(v.Pointer), loc{Doc: at.Doc, Ptr: fragOf(v.Pointer)})
 			}
 		}
 		if t.Kind == KindObject {
 			space := "fields of " + t.Pointer
 			for _, f := range t.Fields {
-				fat := loc{at.d, fragOf(f.Pointer)}
+				fat := loc{Doc: at.Doc, Ptr: fragOf(f.Pointer)}
 				c.claim(space, LangGo, f.Names.Of(LangGo), ptrOnly(f.Pointer), fat)
 				c.claim(space, LangPython, f.Names.Of(LangPython), ptrOnly(f.Pointer), fat)
 			}
 		}
 	}
 	for _, me := range m.Methods {
-		at := loc{l.rootDoc, ptrOnly(me.Pointer)}
+		at := loc{Doc: l.set.Root(), Ptr: ptrOnly(me.Pointer)}
 		c.claim("types", LangGo, "Method"+me.Names.Of(LangGo), ptrOnly(me.Pointer), at)
 		c.claim("methods", LangPython, me.Names.Of(LangPython), ptrOnly(me.Pointer), at)
 		c.claim("methods", LangTS, me.Names.Of(LangTS), ptrOnly(me.Pointer), at)

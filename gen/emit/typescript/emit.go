@@ -329,20 +329,16 @@ var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 
 // mapNames returns the names of the request and notification maps: the
 // top-level annotations x-ts-request-map / x-ts-notification-map when the
-// schema has them, else <Base>RequestMap / <Base>NotificationMap where Base
-// is the TypeScript name of the schema title with a trailing "Protocol"
-// word removed ("Acme Widget Protocol" → AcmeWidget), or empty.
-//
-// TODO(IR): these annotations are read from the raw root here until the
-// model carries them (Model.Names or similar).
+// schema (or an overlay) has them (Model.TSRequestMap, TSNotificationMap),
+// else <Base>RequestMap / <Base>NotificationMap where Base is the TypeScript
+// name of the schema title with a trailing "Protocol" word removed ("Acme
+// Widget Protocol" → AcmeWidget), or empty.
 func (e *emitter) mapNames() (string, string, error) {
-	var root map[string]json.RawMessage
-	_ = json.Unmarshal(e.m.Raw, &root)
+	given := map[string]string{requestMapKey: e.m.TSRequestMap, notificationMapKey: e.m.TSNotificationMap}
 	pick := func(key, suffix string) (string, error) {
-		if raw, ok := root[key]; ok {
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil || !identRE.MatchString(s) {
-				return "", fmt.Errorf("typescript: top-level %q must be a TypeScript identifier, got %s", key, string(raw))
+		if s := given[key]; s != "" {
+			if !identRE.MatchString(s) {
+				return "", fmt.Errorf("typescript: top-level %q must be a TypeScript identifier, got %q", key, s)
 			}
 			return s, nil
 		}

@@ -59,7 +59,7 @@ func (b *builder) schema(t *ir.Type) (*jsonschema.Schema, error) {
 	if s, ok := b.compiled[t.Pointer]; ok {
 		return s, nil
 	}
-	s, err := b.m.Compile(t.Pointer)
+	s, err := b.m.Source().Compile(t.Pointer)
 	if err != nil {
 		return nil, err
 	}

@@ -148,7 +148,7 @@ func intKw(n map[string]any, k string) (int, bool) {
 
 // value generates a value for a use of r whose schema lives at ptr.
 func (g *generator) value(r *ir.TypeRef, ptr, at string, md mode) any {
-	node, _ := g.m.SchemaNode(ptr)
+	node, _ := g.m.Source().Keywords(ptr)
 	if r.Nullable && md == minimal {
 		return nil
 	}
