@@ -220,11 +220,9 @@ func TestPyPIReferenceCaptures(t *testing.T) {
 		}
 		logs = append(logs, dst)
 	}
-	cmd := exec.Command(dshgenBin, append([]string{"validate", "--format", "json", "--schema", schema}, logs...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil && cmd.ProcessState.ExitCode() != 1 {
-		t.Fatalf("dshgen validate: %v\n%s", err, stderr.String())
+	code, stdout, stderr := runValidate(t, nil, append([]string{"--format", "json", "--schema", schema}, logs...)...)
+	if code != 0 && code != 1 {
+		t.Fatalf("dshgen validate: exit %d\n%s", code, stderr)
 	}
 	var rep struct {
 		Streams []struct {
@@ -237,7 +235,7 @@ func TestPyPIReferenceCaptures(t *testing.T) {
 			}
 		}
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("dshgen validate --format json: %v", err)
 	}
 	var findings []pypiFinding

@@ -261,25 +261,23 @@ def pieces(s: str, n: int = 3) -> list[str]:
     return [s[i : i + k] for i in range(0, len(s), k)] or [""]
 
 
+def message_start(msg_id: str, model: str) -> bytes:
+    """The first event of every streamed reply: an empty assistant message."""
+    message = {
+        "id": msg_id,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 42, "output_tokens": 1},
+    }
+    return sse("message_start", {"type": "message_start", "message": message})
+
+
 def stream_events(reply: Stream, model: str, msg_id: str, tool_prefix: str) -> list[bytes]:
-    out = [
-        sse(
-            "message_start",
-            {
-                "type": "message_start",
-                "message": {
-                    "id": msg_id,
-                    "type": "message",
-                    "role": "assistant",
-                    "model": model,
-                    "content": [],
-                    "stop_reason": None,
-                    "stop_sequence": None,
-                    "usage": {"input_tokens": 42, "output_tokens": 1},
-                },
-            },
-        )
-    ]
+    out = [message_start(msg_id, model)]
     for i, b in enumerate(reply.blocks):
         if b[0] == "thinking":
             out.append(
@@ -478,24 +476,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             )
         if isinstance(reply, InBandError):
             self.start_stream()
-            self.chunk(
-                sse(
-                    "message_start",
-                    {
-                        "type": "message_start",
-                        "message": {
-                            "id": msg_id,
-                            "type": "message",
-                            "role": "assistant",
-                            "model": model,
-                            "content": [],
-                            "stop_reason": None,
-                            "stop_sequence": None,
-                            "usage": {"input_tokens": 42, "output_tokens": 0},
-                        },
-                    },
-                )
-            )
+            self.chunk(message_start(msg_id, model))
             self.chunk(sse("error", {"type": "error", "error": {"type": reply.etype, "message": reply.message}}))
             return self.end_stream()
         if reply.delay:
