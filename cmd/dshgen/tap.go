@@ -242,7 +242,7 @@ func runTap(cmd *cobra.Command, args []string) error {
 			if !live {
 				if n := vs.NotKept(); n > 0 {
 					rep.notice(tap.Notice{Severity: "warning", Rule: "tap.findings-not-kept", AtMs: float64(res.Elapsed) / 1e6,
-						Message: fmt.Sprintf("%d findings after the first %d are counted but not in the %s report", n, tapKeepFindings, o.format)})
+						Message: fmt.Sprintf("%s after the first %d are counted but not in the %s report", validate.Count(n, "finding"), tapKeepFindings, o.format)})
 				}
 				var r validate.Report
 				r.Add(streamName, vs.Result())
@@ -405,10 +405,12 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 	val := "validation off"
 	switch {
 	case validated && res.ValidationComplete:
-		val = fmt.Sprintf("validation: %d errors, %d warnings", errs, warns)
+		val = fmt.Sprintf("validation: %s, %s", validate.Count(errs, "error"), validate.Count(warns, "warning"))
+	case validated && res.ClientToServer.Unvalidated+res.ServerToClient.Unvalidated == 0:
+		val = fmt.Sprintf("validation INCOMPLETE (stopped early, see the tap notices): %s, %s", validate.Count(errs, "error"), validate.Count(warns, "warning"))
 	case validated:
-		val = fmt.Sprintf("validation INCOMPLETE (overflow, %d+%d bytes not validated): %d errors, %d warnings",
-			res.ClientToServer.Unvalidated, res.ServerToClient.Unvalidated, errs, warns)
+		val = fmt.Sprintf("validation INCOMPLETE (overflow, %d+%d bytes not validated): %s, %s",
+			res.ClientToServer.Unvalidated, res.ServerToClient.Unvalidated, validate.Count(errs, "error"), validate.Count(warns, "warning"))
 	}
 	dropped := r.droppedLines()
 	if r.json {
@@ -435,8 +437,9 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 	if dropped > 0 {
 		drop = fmt.Sprintf("; %d report lines dropped (the report writer could not keep up)", dropped)
 	}
-	r.lineAlways(fmt.Sprintf("dshgen tap: C->S %d lines (%d bytes), S->C %d lines (%d bytes); %s; server %s after %s%s\n",
-		res.ClientToServer.Lines, res.ClientToServer.Bytes, res.ServerToClient.Lines, res.ServerToClient.Bytes,
+	r.lineAlways(fmt.Sprintf("dshgen tap: C->S %s (%s), S->C %s (%s); %s; server %s after %s%s\n",
+		validate.Count(int(res.ClientToServer.Lines), "line"), validate.Count(int(res.ClientToServer.Bytes), "byte"),
+		validate.Count(int(res.ServerToClient.Lines), "line"), validate.Count(int(res.ServerToClient.Bytes), "byte"),
 		val, exit, res.ServerExited.Round(time.Millisecond), drop))
 }
 
