@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshgen/dshgen/gen/wire/diff"
+	"github.com/dshgen/dshgen/gen/wire/validate"
 )
 
 // diffCmd is `dshgen diff OLD NEW`: which changes between two schema
@@ -35,7 +36,7 @@ generated code; strict: also wire-strict-receivers; none: never), 0 otherwise,
 2 for usage or input errors (unreadable file, schema problems, git failure).`,
 	Args: func(cmd *cobra.Command, args []string) error {
 		if len(args) != 2 {
-			return usageErr(fmt.Errorf("diff needs two schemas: OLD NEW (got %s)", plural(len(args), "argument", "arguments")))
+			return usageErr(fmt.Errorf("diff needs two schemas: OLD NEW (got %s)", validate.Count(len(args), "argument")))
 		}
 		return nil
 	},

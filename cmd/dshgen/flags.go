@@ -124,20 +124,6 @@ func orList(choices []string) string {
 	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
 }
 
-// plural returns n and the noun in the form n needs: "1 file", "2 files".
-// Every count in dshgen's own output goes through it.
-func plural[N integer](n N, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// integer is any integer type a count may have.
-type integer interface {
-	~int | ~int32 | ~int64 | ~uint | ~uint32 | ~uint64
-}
-
 // invocation returns the command line that reruns cmd as the user ran it:
 // the binary as invoked (go run ./cmd/dshgen when run with go run, else
 // the path or name the user typed), the subcommand, and every flag that

@@ -17,6 +17,7 @@ import (
 	"github.com/dshgen/dshgen/gen/emit/typescript"
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/conformance"
+	"github.com/dshgen/dshgen/gen/wire/validate"
 	"github.com/dshgen/dshgen/schema"
 )
 
@@ -186,18 +187,18 @@ func reportWrite(cmd *cobra.Command, res *output.Result, m *ir.Model) {
 				written++
 			}
 		}
-		part := t.Dir + " up to date (" + plural(t.Unchanged, "file", "files") + ")"
+		part := t.Dir + " up to date (" + validate.Count(t.Unchanged, "file") + ")"
 		if written == 0 && len(t.Changed) > 0 {
-			part = t.Dir + " up to date (" + plural(t.Unchanged, "file", "files") + "; wrote its manifest " + output.ManifestPath + ")"
+			part = t.Dir + " up to date (" + validate.Count(t.Unchanged, "file") + "; wrote its manifest " + output.ManifestPath + ")"
 		}
 		if written > 0 {
-			part = "wrote " + plural(written, "file", "files") + " under " + t.Dir
+			part = "wrote " + validate.Count(written, "file") + " under " + t.Dir
 			if t.Unchanged > 0 {
-				part += " (" + plural(t.Unchanged, "other", "others") + " up to date)"
+				part += " (" + validate.Count(t.Unchanged, "other") + " up to date)"
 			}
 		}
 		if len(t.Stale) > 0 {
-			part += ", removed " + plural(len(t.Stale), "stale file", "stale files")
+			part += ", removed " + validate.Count(len(t.Stale), "stale file")
 		}
 		parts = append(parts, part)
 	}
@@ -237,7 +238,7 @@ func reportDrift(cmd *cobra.Command, res *output.Result) error {
 			n++
 		}
 		if n == 0 {
-			fmt.Fprintf(w, "dshgen: %s is fresh (%s)\n", t.Dir, plural(t.Unchanged, "file", "files"))
+			fmt.Fprintf(w, "dshgen: %s is fresh (%s)\n", t.Dir, validate.Count(t.Unchanged, "file"))
 			continue
 		}
 		drift += n
@@ -246,7 +247,7 @@ func reportDrift(cmd *cobra.Command, res *output.Result) error {
 	if drift == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "dshgen: %s under %s from what the schema generates; to fix, run:\n  %s\n",
-		plural(drift, "file differs", "files differ"), strings.Join(dirs, " and "), invocation(cmd, "check"))
+	fmt.Fprintf(w, "dshgen: %s is stale (%s to write or remove); to fix, run:\n  %s\n",
+		strings.Join(dirs, " and "), validate.Count(drift, "file"), invocation(cmd, "check"))
 	return findings()
 }

@@ -308,16 +308,9 @@ func TestChoiceFlagsRejectOthers(t *testing.T) {
 	}
 }
 
-func TestPlural(t *testing.T) {
-	for n, want := range map[int]string{0: "0 files", 1: "1 file", 2: "2 files"} {
-		if got := plural(n, "file", "files"); got != want {
-			t.Errorf("plural(%d) = %q", n, got)
-		}
-	}
-}
-
 // TestNoHandMadePlurals: no format string in cmd/dshgen counts with a
-// fixed plural ("%d files") or "(s)": counts go through plural.
+// fixed plural ("%d files") or "(s)": counts go through validate.Count,
+// the one helper that puts a number and a noun together.
 func TestNoHandMadePlurals(t *testing.T) {
 	bad := regexp.MustCompile(`%d\+?(%d)? ([a-z]+ )?[a-z]+s\b|\(s\)`)
 	fset := token.NewFileSet()
@@ -337,7 +330,7 @@ func TestNoHandMadePlurals(t *testing.T) {
 			}
 			s, _ := strconv.Unquote(lit.Value)
 			if m := bad.FindString(s); m != "" {
-				t.Errorf("%s: %q counts with a fixed plural (%q); use plural()", fset.Position(lit.Pos()), s, m)
+				t.Errorf("%s: %q counts with a fixed plural (%q); use validate.Count", fset.Position(lit.Pos()), s, m)
 			}
 			return true
 		})

@@ -229,7 +229,7 @@ func runTap(cmd *cobra.Command, args []string) error {
 			if !live {
 				if n := vs.NotKept(); n > 0 {
 					rep.notice(tap.Notice{Severity: "warning", Rule: "tap.findings-not-kept", AtMs: float64(res.Elapsed) / 1e6,
-						Message: fmt.Sprintf("%s after the first %d are counted but not in the %s report", plural(n, "finding", "findings"), tapKeepFindings, o.format)})
+						Message: fmt.Sprintf("%s after the first %d are counted but not in the %s report", validate.Count(n, "finding"), tapKeepFindings, o.format)})
 				}
 				var r validate.Report
 				r.Add(streamName, vs.Result())
@@ -392,10 +392,12 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 	val := "validation off"
 	switch {
 	case validated && res.ValidationComplete:
-		val = "validation: " + plural(errs, "error", "errors") + ", " + plural(warns, "warning", "warnings")
+		val = fmt.Sprintf("validation: %s, %s", validate.Count(errs, "error"), validate.Count(warns, "warning"))
+	case validated && res.ClientToServer.Unvalidated+res.ServerToClient.Unvalidated == 0:
+		val = fmt.Sprintf("validation INCOMPLETE (stopped early, see the tap notices): %s, %s", validate.Count(errs, "error"), validate.Count(warns, "warning"))
 	case validated:
-		val = fmt.Sprintf("validation INCOMPLETE (overflow, %s not validated): %s, %s",
-			plural(res.ClientToServer.Unvalidated+res.ServerToClient.Unvalidated, "byte", "bytes"), plural(errs, "error", "errors"), plural(warns, "warning", "warnings"))
+		val = fmt.Sprintf("validation INCOMPLETE (overflow, %d+%d bytes not validated): %s, %s",
+			res.ClientToServer.Unvalidated, res.ServerToClient.Unvalidated, validate.Count(errs, "error"), validate.Count(warns, "warning"))
 	}
 	dropped := r.droppedLines()
 	if r.json {
@@ -420,11 +422,11 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 	}
 	drop := ""
 	if dropped > 0 {
-		drop = fmt.Sprintf("; %s dropped (the report writer could not keep up)", plural(dropped, "report line", "report lines"))
+		drop = fmt.Sprintf("; %s dropped (the report writer could not keep up)", validate.Count(dropped, "report line"))
 	}
 	r.lineAlways(fmt.Sprintf("dshgen tap: C->S %s (%s), S->C %s (%s); %s; server %s after %s%s\n",
-		plural(res.ClientToServer.Lines, "line", "lines"), plural(res.ClientToServer.Bytes, "byte", "bytes"),
-		plural(res.ServerToClient.Lines, "line", "lines"), plural(res.ServerToClient.Bytes, "byte", "bytes"),
+		validate.Count(int(res.ClientToServer.Lines), "line"), validate.Count(int(res.ClientToServer.Bytes), "byte"),
+		validate.Count(int(res.ServerToClient.Lines), "line"), validate.Count(int(res.ServerToClient.Bytes), "byte"),
 		val, exit, res.ServerExited.Round(time.Millisecond), drop))
 }
 

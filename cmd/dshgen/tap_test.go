@@ -529,3 +529,35 @@ func TestTapCLIStderrNobodyReads(t *testing.T) {
 	}
 	t.Logf("nobody reading stderr: all of stdout after %v, the tap exited after %v", eof.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }
+
+// TestTapCLIHugeNumbers: the frames with a huge exponent where an integer
+// is checked (an id, maxTokens, error.code) used to panic inside the
+// validation library and cut the traffic (177 of 232 bytes forwarded,
+// exit 2). Now every byte goes through, both ways, the tap exits with the
+// server's status, and the frames get their findings.
+func TestTapCLIHugeNumbers(t *testing.T) {
+	huge := "1e99999999999999999999"
+	in := []byte(`{"jsonrpc":"2.0","id":` + huge + `,"method":"shutdown"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"cwd":"/w","provider":"deepseek-official","model":"m","maxTokens":` + huge + `}}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"error":{"code":1e-99999999999999999999,"message":"x"}}` + "\n")
+	argv, env := helperArgs("echo")
+	report := filepath.Join(t.TempDir(), "report.jsonl")
+	r := startTap(t, env, append([]string{"--format", "jsonl", "--report", report, "--"}, argv...)...)
+	go func() { r.stdin.Write(in); r.stdin.Close() }()
+	out, _ := io.ReadAll(r.stdout)
+	if code := r.wait(t, time.Minute); code != 0 {
+		t.Fatalf("exit %d\n%s", code, r.stderr.String())
+	}
+	if !bytes.Equal(out, in) {
+		t.Errorf("forwarded %d of %d bytes", len(out), len(in))
+	}
+	rep, _ := os.ReadFile(report)
+	if bytes.Contains(rep, []byte("panic")) || bytes.Contains(rep, []byte("internal.error")) {
+		t.Errorf("report:\n%s", rep)
+	}
+	for _, want := range []string{`"rule":"params.schema"`, `"rule":"error.schema"`, `"validationComplete":true`} {
+		if !bytes.Contains(rep, []byte(want)) {
+			t.Errorf("report lacks %s:\n%s", want, rep)
+		}
+	}
+}

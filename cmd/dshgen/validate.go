@@ -39,7 +39,11 @@ stateful rules (initialize first, seq/turn/step numbering, tool results,
 surfaceOp, subagents, one in-flight prompt per session).
 
 An input is a file or - (standard input; also when no file is given). An
-NDJSON input carries one direction (--direction, inferred by default); the
+NDJSON input carries one direction (--direction), or both: by default
+(auto) a file whose first frames come from both sides (methods of both
+directions, or a response to a request in the file) is validated as a
+mixed stream, each frame's side from the method table and id pairing,
+else as the side of its first known method; the
 interleaved capture format written by 'dshgen tap' and found in the real
 captures ("DIR<TAB>ms<TAB>line") carries both and is recognized by its
 content, so responses are paired with requests.
@@ -73,7 +77,17 @@ input error.`,
 			if len(args) == 0 {
 				args = []string{"-"}
 			}
-			var rep validate.Report
+			if typeName != "" {
+				if err := v.CheckType(typeName); err != nil {
+					return usageErr(err)
+				}
+			}
+			// Findings are written as they are final (bounded memory on
+			// any input; see validate.ReportWriter for each format).
+			rw, err := validate.NewReportWriter(cmd.OutOrStdout(), format)
+			if err != nil {
+				return usageErr(err)
+			}
 			var inputErrs []error
 			for _, a := range args {
 				name := a
@@ -90,28 +104,25 @@ input error.`,
 					r = f
 				}
 				in := validate.Input{Name: name, Direction: dir, Both: both, MaxFrameBytes: maxFrameBytes}
+				rw.BeginStream(name)
 				var res validate.Result
 				if typeName != "" {
-					res, err = v.ValidateValues(r, typeName, in)
+					res, err = v.ValidateValuesStream(r, typeName, in, rw.Finding)
 				} else {
-					res, err = v.ValidateReader(r, in)
+					res, err = v.ValidateStream(r, in, rw.Finding)
 				}
-				if err != nil && res.Findings == nil && res.Frames == 0 {
-					// --type NAME unknown, or nothing could be read.
-					return usageErr(err)
-				}
+				rw.EndStream(res.Frames, res.Capture)
 				if err != nil {
 					inputErrs = append(inputErrs, fmt.Errorf("%s: %w", name, err))
 				}
-				rep.Add(name, res)
 			}
-			if err := validate.WriteReport(cmd.OutOrStdout(), format, &rep); err != nil {
+			if err := rw.Close(); err != nil {
 				return usageErr(err)
 			}
 			if len(inputErrs) > 0 {
 				return usageErr(errors.Join(inputErrs...))
 			}
-			if rep.Summary.Errors > 0 {
+			if rw.Summary().Errors > 0 {
 				return findings()
 			}
 			return nil
@@ -119,11 +130,11 @@ input error.`,
 	}
 	f := cmd.Flags()
 	addSchemaFlags(f, &src)
-	choiceFlag(cmd, &direction, "direction", "auto", directionChoices, "side that wrote an NDJSON input: auto (from the first known method), client-to-server, server-to-client, or both (a mixed file; responses paired within it); captures always carry both")
+	choiceFlag(cmd, &direction, "direction", "auto", directionChoices, "side that wrote an NDJSON input: auto (a mixed file when its first frames come from both sides, else the side of the first known method), client-to-server, server-to-client, or both (a mixed file; responses paired within it); captures always carry both")
 	choiceFlag(cmd, &format, "format", "text", validate.Formats, "output format: text, json, junit or github (workflow annotations)")
 	f.Int64Var(&maxFrameBytes, "max-frame-bytes", frame.DefaultMaxFrameBytes, "longest frame read; a longer line is reported (frame.too-large) and skipped without being buffered")
 	f.BoolVar(&snapshot, "snapshot", false, "validate the upstream's normalized snapshot fixtures as they are (no jsonrpc, {{placeholder}} strings, time 0, sessions merged under one placeholder id)")
-	choiceFlag(cmd, &promptOverlap, "prompt-overlap", "error", overlapChoices, "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (the seeds say an overlap fails; the 0.0.1-rc.5 runtime queues it)")
+	choiceFlag(cmd, &promptOverlap, "prompt-overlap", "error", overlapChoices, "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (the protocol says an overlap fails; the 0.0.1-rc.5 runtime queues it)")
 	f.StringVar(&typeName, "type", "", "validate each line as one instance of the named $defs type instead of as a frame")
 	f.BoolVar(&fullCauses, "full-causes", false, "debug: report every leaf of the validation library's error tree, not only the chosen union branch")
 	rootCmd.AddCommand(cmd)

@@ -184,6 +184,7 @@ doc = {
     "$id": "urn:dshgen:testdata:second-protocol:mcp",
     "title": "ModelContextProtocol",
     "description": "A subset of the Model Context Protocol (revision 2025-06-18): lifecycle, tools, resources, prompts, logging, sampling and roots, over JSON-RPC 2.0. The second protocol of dshgen's tests.",
+    "x-dshgen-rules": ["initialize-first"],
     "x-methods": methods,
     "$defs": defs,
 }

@@ -20,7 +20,9 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"time"
 )
@@ -51,22 +53,32 @@ var ErrCaptureEnded = errors.New("capture: write after EOF")
 // Memory: a line that arrives in several chunks is held until its "\n"
 // arrives (a line is written whole, so that the other direction's lines
 // cannot land inside it); complete lines inside one chunk are written straight
-// from the chunk. The holding buffer is released after a line over 1 MiB.
+// from the chunk. Up to CaptureSpillBytes of a held line stay in memory; the
+// rest goes to a temporary file (in SpillDir, unlinked at once, so nothing
+// is left behind) and is copied into the capture when the line ends, so a
+// 1 GB line without a newline costs 1 MiB of memory, not gigabytes.
 type CaptureWriter struct {
 	// MsDecimals is the number of decimals written after the milliseconds;
 	// 0 (the default) writes a truncated integer exactly like the fixtures.
 	MsDecimals int
+	// SpillDir is where a held line longer than CaptureSpillBytes is kept
+	// until it ends ("": os.TempDir()); the tap uses the capture's folder.
+	SpillDir string
 
 	w       *bufio.Writer
 	pending [2][]byte
+	spill   [2]*os.File // the held line beyond pending, when it is long
+	spilled [2]int64
 	ended   [2]bool
 	err     error
 	num     []byte
 }
 
-// captureHoldRelease is the capacity above which the line-holding buffer is
-// dropped after use instead of being kept for the next line.
-const captureHoldRelease = 1 << 20
+// CaptureSpillBytes is how much of a held line the writer keeps in memory;
+// the holding buffer is also released after a line over this size.
+const CaptureSpillBytes = 1 << 20
+
+const captureHoldRelease = CaptureSpillBytes
 
 // NewCaptureWriter returns a CaptureWriter writing to w through a 256 KiB
 // buffer; call Flush to push buffered lines to w.
@@ -102,15 +114,13 @@ func (c *CaptureWriter) Write(dir string, at time.Duration, chunk []byte) error 
 	for len(chunk) > 0 {
 		nl := bytes.IndexByte(chunk, '\n')
 		if nl < 0 {
-			c.pending[d] = append(c.pending[d], chunk...)
-			return nil
+			c.hold(d, chunk)
+			return c.err
 		}
 		line := chunk[:nl+1]
 		chunk = chunk[nl+1:]
-		if len(c.pending[d]) > 0 {
-			c.pending[d] = append(c.pending[d], line...)
-			c.writeTagged(dir, at, c.pending[d])
-			c.resetPending(d)
+		if c.held(d) > 0 {
+			c.writeHeld(dir, at, d, line)
 		} else {
 			c.writeTagged(dir, at, line)
 		}
@@ -119,6 +129,57 @@ func (c *CaptureWriter) Write(dir string, at time.Duration, chunk []byte) error 
 		}
 	}
 	return c.err
+}
+
+// held returns how many bytes of an unfinished line direction d holds.
+func (c *CaptureWriter) held(d int) int64 { return int64(len(c.pending[d])) + c.spilled[d] }
+
+// hold keeps b as part of direction d's unfinished line: in memory up to
+// CaptureSpillBytes, then in the spill file.
+func (c *CaptureWriter) hold(d int, b []byte) {
+	if c.spill[d] == nil && len(c.pending[d])+len(b) <= CaptureSpillBytes {
+		c.pending[d] = append(c.pending[d], b...)
+		return
+	}
+	if c.spill[d] == nil {
+		f, err := os.CreateTemp(c.SpillDir, ".dshgen-capture-line-*")
+		if err != nil {
+			c.err = fmt.Errorf("capture: holding a long line: %w", err)
+			return
+		}
+		os.Remove(f.Name()) // the open file lives on; nothing is left behind
+		c.spill[d] = f
+	}
+	if _, err := c.spill[d].Write(b); err != nil {
+		c.err = fmt.Errorf("capture: holding a long line: %w", err)
+		return
+	}
+	c.spilled[d] += int64(len(b))
+}
+
+// writeHeld writes direction d's held line followed by tail as one record.
+func (c *CaptureWriter) writeHeld(tag string, at time.Duration, d int, tail []byte) {
+	if c.spill[d] == nil {
+		c.pending[d] = append(c.pending[d], tail...)
+		c.writeTagged(tag, at, c.pending[d])
+		c.resetPending(d)
+		return
+	}
+	c.writeTagged(tag, at, c.pending[d])
+	f := c.spill[d]
+	if c.err == nil {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			c.err = err
+		} else if n, err := io.Copy(c.w, io.LimitReader(f, c.spilled[d])); err != nil || n != c.spilled[d] {
+			c.err = fmt.Errorf("capture: copying a long line back: %d of %d bytes: %v", n, c.spilled[d], err)
+		}
+	}
+	if _, err := c.w.Write(tail); err != nil && c.err == nil {
+		c.err = err
+	}
+	f.Close()
+	c.spill[d], c.spilled[d] = nil, 0
+	c.resetPending(d)
 }
 
 // Fragment writes a held partial line of direction dir, if any, as a
@@ -133,10 +194,8 @@ func (c *CaptureWriter) Fragment(dir string, at time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if len(c.pending[d]) > 0 {
-		c.writeTagged(dir+CaptureNoNewlineSuffix, at, c.pending[d])
-		c.w.WriteByte('\n')
-		c.resetPending(d)
+	if c.held(d) > 0 {
+		c.writeHeld(dir+CaptureNoNewlineSuffix, at, d, []byte{'\n'})
 	}
 	return c.err
 }

@@ -3,6 +3,7 @@ package frame
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -237,4 +238,54 @@ func captureRandomStream(rng *rand.Rand, lines int) []byte {
 		b = append(b, "tail\xff\x00"...)
 	}
 	return b
+}
+
+// TestCaptureWriterSpillsLongLines: a line longer than CaptureSpillBytes
+// is held in a temporary file (unlinked at once) while the other
+// direction's lines go on, and comes out as one record, byte for byte; a
+// final fragment of such a line too.
+func TestCaptureWriterSpillsLongLines(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	c := NewCaptureWriter(&buf)
+	c.SpillDir = dir
+	rng := rand.New(rand.NewPCG(3, 4))
+	long := make([]byte, 3*CaptureSpillBytes+12345)
+	for i := range long {
+		long[i] = 'a' + byte(rng.IntN(26))
+	}
+	var want bytes.Buffer
+	for off, i := 0, 0; off < len(long); i++ {
+		n := min(100<<10, len(long)-off)
+		if err := c.Write(CaptureServerToClient, 0, long[off:off+n]); err != nil {
+			t.Fatal(err)
+		}
+		off += n
+		short := fmt.Sprintf("{\"n\":%d}\n", i)
+		if err := c.Write(CaptureClientToServer, 0, []byte(short)); err != nil {
+			t.Fatal(err)
+		}
+		want.WriteString("C->S\t0\t" + short)
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Fatalf("the spill file is visible: %v", ents)
+		}
+	}
+	if err := c.Write(CaptureServerToClient, 0, []byte("\r\nnext")); err != nil {
+		t.Fatal(err)
+	}
+	want.WriteString("S->C\t0\t" + string(long) + "\r\n")
+	if err := c.Write(CaptureServerToClient, 0, long); err != nil { // a fragment that never ends
+		t.Fatal(err)
+	}
+	if err := c.EOF(CaptureServerToClient, 0); err != nil {
+		t.Fatal(err)
+	}
+	want.WriteString("S->C(no-newline)\t0\tnext" + string(long) + "\n")
+	want.WriteString("S->C(EOF)\t0\t\n")
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), want.Bytes()) {
+		t.Fatalf("capture differs: %d bytes, want %d", buf.Len(), want.Len())
+	}
 }

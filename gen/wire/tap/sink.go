@@ -52,18 +52,23 @@ type OversizeSink interface {
 
 // lineSplitter turns one direction's chunks into lines for a Sink, holding
 // at most max bytes of an unfinished line; a longer line is counted and
-// skipped.
+// skipped. The unfinished line is held as the chunks it came in (private
+// copies, see chunk), joined only when it ends within max: a line that
+// turns out too long never costs a copy, and the memory held is the line's
+// own bytes, not an append-grown buffer up to twice their size.
 type lineSplitter struct {
 	dir      string
 	max      int64
-	pending  []byte
-	oversize int64 // > 0: skipping an oversized line of this many bytes so far
+	parts    [][]byte // the unfinished line
+	partsLen int64
+	buf      []byte // the joined line
+	oversize int64  // > 0: skipping an oversized line of this many bytes so far
 }
 
 func msOf(at time.Duration) float64 { return float64(at) / 1e6 }
 
 // feed splits data; frame is called for each complete line, over for each
-// oversized one.
+// oversized one. data must stay unchanged while the splitter holds it.
 func (s *lineSplitter) feed(data []byte, frame func(line []byte, terminated bool), over func(size int64, terminated bool)) {
 	for len(data) > 0 {
 		nl := bytes.IndexByte(data, '\n')
@@ -77,14 +82,17 @@ func (s *lineSplitter) feed(data []byte, frame func(line []byte, terminated bool
 		switch {
 		case s.oversize > 0:
 			s.oversize += int64(len(piece))
-		case int64(len(s.pending))+int64(len(piece)) > s.max:
-			s.oversize = int64(len(s.pending)) + int64(len(piece))
+		case s.partsLen+int64(len(piece)) > s.max:
+			s.oversize = s.partsLen + int64(len(piece))
 			s.release()
-		case nl >= 0 && len(s.pending) == 0:
+		case nl >= 0 && s.partsLen == 0:
 			frame(piece, true) // straight from the chunk
 			continue
 		default:
-			s.pending = append(s.pending, piece...)
+			if len(piece) > 0 {
+				s.parts = append(s.parts, piece)
+				s.partsLen += int64(len(piece))
+			}
 		}
 		if nl < 0 {
 			return
@@ -93,10 +101,22 @@ func (s *lineSplitter) feed(data []byte, frame func(line []byte, terminated bool
 			over(s.oversize, true)
 			s.oversize = 0
 		} else {
-			frame(s.pending, true)
+			frame(s.joined(), true)
 			s.release()
 		}
 	}
+}
+
+// joined returns the held line as one slice.
+func (s *lineSplitter) joined() []byte {
+	if len(s.parts) == 1 {
+		return s.parts[0]
+	}
+	s.buf = s.buf[:0]
+	for _, p := range s.parts {
+		s.buf = append(s.buf, p...)
+	}
+	return s.buf
 }
 
 // end hands over an unterminated final fragment, if any.
@@ -105,19 +125,19 @@ func (s *lineSplitter) end(frame func(line []byte, terminated bool), over func(s
 	case s.oversize > 0:
 		over(s.oversize, false)
 		s.oversize = 0
-	case len(s.pending) > 0:
-		frame(s.pending, false)
+	case s.partsLen > 0:
+		frame(s.joined(), false)
 	}
 	s.release()
 }
 
 // held returns the bytes of the unfinished line so far.
-func (s *lineSplitter) held() int64 { return int64(len(s.pending)) + s.oversize }
+func (s *lineSplitter) held() int64 { return s.partsLen + s.oversize }
 
 func (s *lineSplitter) release() {
-	if cap(s.pending) > 1<<20 {
-		s.pending = nil
-	} else {
-		s.pending = s.pending[:0]
+	clear(s.parts)
+	s.parts, s.partsLen = s.parts[:0], 0
+	if cap(s.buf) > 1<<20 {
+		s.buf = nil
 	}
 }

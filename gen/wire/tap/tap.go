@@ -36,13 +36,16 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/dshgen/dshgen/gen/wire/frame"
+	"github.com/dshgen/dshgen/gen/wire/validate"
 )
 
 // Defaults for the zero values of Config's limits.
@@ -65,6 +68,8 @@ const (
 	RuleStdinError          = "tap.stdin-error"          // error: reading the tap's stdin failed
 	RuleSignal              = "tap.signal"               // info: a signal was forwarded to the server
 	RuleValidationAbandoned = "tap.validation-abandoned" // warning: a signal after the server exited cut validation short
+	RuleValidatorPanic      = "tap.validator-panic"      // error: the Sink panicked; validation stopped, forwarding and capture went on
+	RuleCapturePanic        = "tap.capture-panic"        // error: the capture writer panicked; the capture is incomplete
 )
 
 // Config describes one tap run. Command is required; every other field has
@@ -198,12 +203,13 @@ type tapper struct {
 	valQ     *queue
 	valCut   bool
 
-	forwarded [2]atomic.Int64
-	abandon   atomic.Bool // stop validating now (a signal after the server exited)
-	exited    atomic.Bool // the server has exited
-	consumers sync.WaitGroup
-	s2cEnded  atomic.Bool // the server's stdout ended
-	abandoned bool        // set by validateLoop when it stopped for abandon
+	forwarded  [2]atomic.Int64
+	abandon    atomic.Bool // stop validating now (a signal after the server exited)
+	exited     atomic.Bool // the server has exited
+	consumers  sync.WaitGroup
+	s2cEnded   atomic.Bool // the server's stdout ended
+	abandoned  bool        // set by validateLoop when it stopped for abandon
+	brokenSink atomic.Bool // the Sink panicked (validation incomplete)
 
 	noteMu    sync.Mutex
 	notices   []Notice
@@ -470,7 +476,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	t.consumers.Wait()
 
-	res := &Result{ValidationComplete: t.valQ != nil && !t.valCut && !t.abandoned}
+	res := &Result{ValidationComplete: t.valQ != nil && !t.valCut && !t.abandoned && !t.brokenSink.Load()}
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	switch {
 	case ws.Signaled():
@@ -593,8 +599,27 @@ func (t *tapper) pumpServer(r *os.File, exited *atomic.Bool) {
 // frame. After a write error it keeps draining (forwarding never waits on a
 // dead capture) and reports once.
 func (t *tapper) captureLoop() {
+	defer func() {
+		if r := recover(); r != nil {
+			// Forwarding waits for the capture queue: keep draining it.
+			t.notice("error", RuleCapturePanic, -1, "the capture writer failed (panic: %s); the capture is incomplete, forwarding goes on", panicText(r))
+			for {
+				items, cost, done, _ := t.capQ.take(nil, 0, nil)
+				clear(items)
+				t.capQ.release(cost)
+				if done {
+					return
+				}
+			}
+		}
+	}()
 	cw := frame.NewCaptureWriter(t.cfg.Capture)
 	cw.MsDecimals = t.cfg.CaptureMsDecimals
+	if f, ok := t.cfg.Capture.(*os.File); ok && f.Name() != "" {
+		// A line held while it is long (frame.CaptureSpillBytes) waits
+		// beside the capture, on the file system that will take it.
+		cw.SpillDir = filepath.Dir(f.Name())
+	}
 	var buf []chunk
 	failed := false
 	var dirtySince time.Time
@@ -651,6 +676,15 @@ func (t *tapper) captureLoop() {
 	}
 }
 
+// panicText is a recovered panic value on one line.
+func panicText(r any) string {
+	s := strings.Join(strings.Fields(fmt.Sprint(r)), " ")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
 // captureFlushAge bounds how long captured lines wait in memory.
 const captureFlushAge = 5 * time.Millisecond
 
@@ -662,6 +696,23 @@ const captureFlushAge = 5 * time.Millisecond
 func (t *tapper) validateLoop() {
 	sink := t.cfg.Sink
 	over, _ := sink.(OversizeSink)
+	// A panic in the Sink must not end the process (and so cut the
+	// traffic): it is reported once, the Sink gets nothing more, and the
+	// queue is drained as before, so forwarding and the capture go on.
+	broken := false
+	safe := func(f func()) {
+		if broken {
+			return
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				broken = true
+				t.brokenSink.Store(true)
+				t.notice("error", RuleValidatorPanic, -1, "the validator failed (panic: %s); validation stopped, forwarding and the capture go on; validate the capture afterwards", panicText(r))
+			}
+		}()
+		f()
+	}
 	var sp [2]lineSplitter
 	var frameFn [2]func([]byte, bool)
 	var overFn [2]func(int64, bool)
@@ -670,7 +721,7 @@ func (t *tapper) validateLoop() {
 		sp[d] = lineSplitter{dir: dirNames[d], max: t.cfg.MaxFrameBytes}
 		frameFn[d] = func(line []byte, terminated bool) {
 			if !t.abandon.Load() {
-				sink.Frame(dirNames[d], line, terminated, at)
+				safe(func() { sink.Frame(dirNames[d], line, terminated, at) })
 				// Let a forwarding goroutine that became runnable have
 				// this P now rather than at the next preemption (10 ms).
 				runtime.Gosched()
@@ -678,10 +729,10 @@ func (t *tapper) validateLoop() {
 		}
 		overFn[d] = func(size int64, terminated bool) {
 			if over != nil {
-				over.Oversize(dirNames[d], size, terminated, at)
+				safe(func() { over.Oversize(dirNames[d], size, terminated, at) })
 				return
 			}
-			t.notice("warning", RuleFrameTooLarge, d, "a line of %d bytes exceeds the %d-byte frame limit; forwarded and captured, not validated", size, t.cfg.MaxFrameBytes)
+			t.notice("warning", RuleFrameTooLarge, d, "a line of %s exceeds the %d-byte frame limit; forwarded and captured, not validated", validate.Count(int(size), "byte"), t.cfg.MaxFrameBytes)
 		}
 	}
 	var buf []chunk
@@ -712,7 +763,7 @@ func (t *tapper) validateLoop() {
 					t.abandoned = true
 					t.notice("warning", RuleValidationAbandoned, -1, "validation stopped before it caught up with the traffic (a signal after the server exited); the capture has everything")
 					t.valQ.release(cost)
-					sink.Close(false)
+					safe(func() { sink.Close(false) })
 					return false
 				}
 				at = c.at
@@ -721,14 +772,14 @@ func (t *tapper) validateLoop() {
 					sp[c.dir].feed(c.data, frameFn[c.dir], overFn[c.dir])
 				default:
 					sp[c.dir].end(frameFn[c.dir], overFn[c.dir])
-					sink.End(dirNames[c.dir], c.kind == kindEOF, c.at)
+					safe(func() { sink.End(dirNames[c.dir], c.kind == kindEOF, c.at) })
 				}
 			}
 			clear(items)
 			buf = items[:0]
 			t.valQ.release(cost)
 			if done {
-				sink.Close(!cut)
+				safe(func() { sink.Close(!cut) })
 				return false
 			}
 		}

@@ -656,3 +656,62 @@ func TestTapEOFBeforeValidationAndAbandon(t *testing.T) {
 		}
 	}
 }
+
+// panicSink panics on its n-th frame.
+type panicSink struct {
+	recSink
+	n int
+}
+
+func (s *panicSink) Frame(dir string, line []byte, terminated bool, at time.Duration) {
+	s.mu.Lock()
+	s.n--
+	n := s.n
+	s.mu.Unlock()
+	if n == 0 {
+		var m map[string]int
+		m["boom"]++ // a nil-map write: the kind of panic a validator bug gives
+	}
+	s.recSink.Frame(dir, line, terminated, at)
+}
+
+// TestTapSinkPanic: a panic in the validator neither ends the tap nor cuts
+// the traffic: every byte of both directions is forwarded and captured,
+// the tap reports tap.validator-panic once and returns the server's own
+// exit status, with validation marked incomplete.
+func TestTapSinkPanic(t *testing.T) {
+	argv, env := helperCmd("sha-and-emit", "TAP_SEED=5", "TAP_LINES=200", "TAP_EXIT=7", "TAP_SHA_FILE="+filepath.Join(t.TempDir(), "sha"))
+	in := randomStream(6, 200, false)
+	var out, capture bytes.Buffer
+	sink := &panicSink{n: 3}
+	res := runTap(t, Config{Command: argv, Env: env, Stdin: bytes.NewReader(in), Stdout: &out, Capture: &capture, Sink: sink})
+	if res.ExitCode != 7 {
+		t.Errorf("exit %d, want the server's 7", res.ExitCode)
+	}
+	want := randomStream(5, 200, false)
+	if !bytes.Equal(out.Bytes(), want) || res.ClientToServer.Forwarded != int64(len(in)) {
+		t.Errorf("forwarded S->C %d of %d bytes, C->S %d of %d", out.Len(), len(want), res.ClientToServer.Forwarded, len(in))
+	}
+	streams, _ := parseCapture(t, capture.Bytes())
+	if !bytes.Equal(streams[0], in) || !bytes.Equal(streams[1], want) {
+		t.Errorf("capture incomplete")
+	}
+	if res.ValidationComplete {
+		t.Errorf("validation marked complete after a panic")
+	}
+	n := 0
+	for _, no := range res.Notices {
+		if no.Rule == RuleValidatorPanic {
+			n++
+			if !strings.Contains(no.Message, "nil map") {
+				t.Errorf("notice: %s", no.Message)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d tap.validator-panic notices, want 1: %+v", n, res.Notices)
+	}
+	if sink.frames[0]+sink.frames[1] != 2 {
+		t.Errorf("the sink got %d frames after it broke", sink.frames[0]+sink.frames[1]-2)
+	}
+}

@@ -405,18 +405,15 @@ func jsonType(val any) string {
 	return fmt.Sprintf("%T", val)
 }
 
-// isInteger reports whether a JSON number is an integer (1, -3, 1.0, 2e3).
-func isInteger(n json.Number) bool {
-	s := n.String()
-	if !strings.ContainsAny(s, ".eE") {
-		return true
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	return err == nil && f == float64(int64(f))
-}
+// isInteger reports whether a JSON number is an integer (1, -3, 1.0, 2e3),
+// exactly (see num.go).
+func isInteger(n json.Number) bool { return numIsInteger(n) }
 
 // jsonText renders a value as short JSON (long values are cut).
 func jsonText(val any) string {
+	if n, ok := val.(json.Number); ok {
+		return showNumber(n.String())
+	}
 	b, err := json.Marshal(val)
 	if err != nil {
 		return fmt.Sprint(val)

@@ -11,7 +11,6 @@ package validate
 
 import (
 	"encoding/json"
-	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -60,8 +59,8 @@ type fnode struct {
 	maxItems   int
 	uniqueItem bool
 
-	min, max       *big.Rat
-	exMin, exMax   *big.Rat
+	min, max       *decimal
+	exMin, exMax   *decimal
 	minF, maxF     float64 // same bounds as float64, for the quick path
 	exMinF, exMaxF float64
 	boundsExact    bool // every bound is exactly a float64
@@ -134,12 +133,15 @@ func (fc *fastCompiler) sub(ptr, key string) *fnode {
 	return fc.at(ptr + "/" + escapeToken(key))
 }
 
-func ratOf(v *schemadoc.Node) (*big.Rat, bool) {
-	if v.Kind() != schemadoc.Number {
+// boundOf reads a numeric keyword's value; ok is false for a number the
+// library would not read (it ignores a bound it cannot turn into a
+// big.Rat), so that the fast check leaves such a schema to it.
+func boundOf(v *schemadoc.Node) (*decimal, bool) {
+	if v.Kind() != schemadoc.Number || !tame(v.Number().String()) {
 		return nil, false
 	}
-	r, ok := new(big.Rat).SetString(v.Number().String())
-	return r, ok
+	d, ok := parseDecimal(v.Number().String())
+	return &d, ok
 }
 
 func intKw(v *schemadoc.Node) (int, bool) {
@@ -214,13 +216,13 @@ func (fc *fastCompiler) fill(n *fnode, ptr string, val *schemadoc.Node, draft sc
 		case "uniqueItems":
 			n.uniqueItem, ok = x.Bool(), x.Kind() == schemadoc.Bool
 		case "minimum":
-			n.min, ok = ratOf(x)
+			n.min, ok = boundOf(x)
 		case "maximum":
-			n.max, ok = ratOf(x)
+			n.max, ok = boundOf(x)
 		case "exclusiveMinimum":
-			n.exMin, ok = ratOf(x)
+			n.exMin, ok = boundOf(x)
 		case "exclusiveMaximum":
-			n.exMax, ok = ratOf(x)
+			n.exMax, ok = boundOf(x)
 		case "minLength":
 			n.minLen, ok = intKw(x)
 		case "maxLength":
@@ -271,12 +273,12 @@ func (fc *fastCompiler) fill(n *fnode, ptr string, val *schemadoc.Node, draft sc
 	}
 	n.boundsExact = true
 	for _, b := range []struct {
-		r *big.Rat
+		d *decimal
 		f *float64
 	}{{n.min, &n.minF}, {n.max, &n.maxF}, {n.exMin, &n.exMinF}, {n.exMax, &n.exMaxF}} {
-		if b.r != nil {
+		if b.d != nil {
 			var exact bool
-			*b.f, exact = b.r.Float64()
+			*b.f, exact = b.d.float64()
 			n.boundsExact = n.boundsExact && exact
 		}
 	}
@@ -665,12 +667,12 @@ func (n *fnode) checkBounds(x json.Number) verdict {
 			return accept
 		}
 	}
-	r, ok := new(big.Rat).SetString(s)
+	d, ok := parseDecimal(s)
 	if !ok {
 		return unknown
 	}
-	if (n.min != nil && r.Cmp(n.min) < 0) || (n.max != nil && r.Cmp(n.max) > 0) ||
-		(n.exMin != nil && r.Cmp(n.exMin) <= 0) || (n.exMax != nil && r.Cmp(n.exMax) >= 0) {
+	if (n.min != nil && d.cmp(*n.min) < 0) || (n.max != nil && d.cmp(*n.max) > 0) ||
+		(n.exMin != nil && d.cmp(*n.exMin) <= 0) || (n.exMax != nil && d.cmp(*n.exMax) >= 0) {
 		return reject
 	}
 	return accept
@@ -684,12 +686,7 @@ func jsonEqual(a, b any) bool {
 		if !ok {
 			return false
 		}
-		if x == y {
-			return true
-		}
-		rx, ok1 := new(big.Rat).SetString(x.String())
-		ry, ok2 := new(big.Rat).SetString(y.String())
-		return ok1 && ok2 && rx.Cmp(ry) == 0
+		return numEqual(x, y)
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {

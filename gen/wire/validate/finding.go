@@ -125,14 +125,22 @@ func (s *Summary) Add(fs []Finding) {
 }
 
 func (s Summary) String() string {
-	return fmt.Sprintf("%d %s, %d %s: %d %s, %d %s, %d info",
-		s.Streams, plural(s.Streams, "stream", "streams"), s.Frames, plural(s.Frames, "frame", "frames"),
-		s.Errors, plural(s.Errors, "error", "errors"), s.Warnings, plural(s.Warnings, "warning", "warnings"), s.Infos)
+	return fmt.Sprintf("%s, %s: %s, %s, %s", Count(s.Streams, "stream"), Count(s.Frames, "frame"),
+		Count(s.Errors, "error"), Count(s.Warnings, "warning"), Count(s.Infos, "info"))
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
+// plurals holds the nouns whose plural is not noun+"s" ("info" stays
+// "info", as in "0 info").
+var plurals = map[string]string{"info": "info", "child": "children", "entry": "entries"}
+
+// Count is "1 frame", "2 frames", "0 errors": the one place that puts a
+// number and a noun together in the validator's and the tap's messages.
+func Count(n int, noun string) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d %s", n, noun)
 	}
-	return many
+	if p, ok := plurals[noun]; ok {
+		return fmt.Sprintf("%d %s", n, p)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -1,10 +1,13 @@
 package validate
 
 import (
+	"bufio"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 )
 
@@ -41,58 +44,303 @@ func (r *Report) Add(name string, res Result) {
 // The text and github formats end with the summary line; json carries the
 // summary as a member; junit has the counts in its attributes.
 func WriteReport(w io.Writer, format string, r *Report) error {
-	switch format {
-	case "", "text":
-		return writeText(w, r)
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	case "junit":
-		return writeJUnit(w, r)
-	case "github":
-		return writeGitHub(w, r)
+	rw, err := NewReportWriter(w, format)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+	for _, s := range r.Streams {
+		rw.BeginStream(s.Name)
+		for i := range s.Findings {
+			rw.Finding(s.Findings[i])
+		}
+		rw.EndStream(s.Frames, s.Capture)
+	}
+	return rw.Close()
+}
+
+// ReportWriter writes a report while the inputs are validated, so that no
+// format holds the findings (`dshgen validate` on any input runs in
+// bounded memory):
+//   - text and github: one line per finding as it comes, then the summary;
+//   - json: the document of WriteReport, written as it goes; a stream's
+//     "frames" and "capture" follow its "findings" (they are known at
+//     its end), the "summary" comes last;
+//   - junit: the counts are attributes at the top of the document and of
+//     each testsuite, known only at the end, so the testcases go to a
+//     temporary file (unlinked at once) and are copied out behind their
+//     counts when the input ends; memory holds one testcase.
+//
+// Order: within a stream, findings in the order they are given (see
+// ValidateStream); streams in the order they are begun. Calls after an
+// error do nothing; Close returns the first error.
+type ReportWriter struct {
+	w      *bufio.Writer
+	format string
+	sum    Summary
+	err    error
+
+	// the current stream
+	name     string
+	nFind    int
+	streamFr int
+	sumAtBeg Summary
+
+	// junit
+	suites   *os.File // finished testsuites, behind the root's counts
+	cases    *os.File // the current suite's testcases
+	cur      *junitCase
+	curLine  int
+	suiteT   int
+	suiteF   int
+	totalT   int
+	totalF   int
+	junitOut *bufio.Writer
+}
+
+// NewReportWriter starts a report in format.
+func NewReportWriter(w io.Writer, format string) (*ReportWriter, error) {
+	switch format {
+	case "":
+		format = "text"
+	case "text", "json", "junit", "github":
+	default:
+		return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+	}
+	rw := &ReportWriter{w: bufio.NewWriterSize(w, 64<<10), format: format}
+	switch format {
+	case "json":
+		rw.str("{\n  \"streams\": [")
+	case "junit":
+		rw.suites = rw.tempFile()
+	}
+	return rw, nil
+}
+
+func (rw *ReportWriter) str(s string) {
+	if rw.err == nil {
+		_, rw.err = rw.w.WriteString(s)
+	}
+}
+
+func (rw *ReportWriter) tempFile() *os.File {
+	f, err := os.CreateTemp("", ".dshgen-junit-*")
+	if err != nil {
+		if rw.err == nil {
+			rw.err = fmt.Errorf("junit report: %w", err)
+		}
+		return nil
+	}
+	os.Remove(f.Name()) // the open file lives on; nothing is left behind
+	return f
+}
+
+// BeginStream starts the findings of one input.
+func (rw *ReportWriter) BeginStream(name string) {
+	rw.name, rw.nFind, rw.sumAtBeg = name, 0, rw.sum
+	switch rw.format {
+	case "json":
+		if rw.sum.Streams > 0 {
+			rw.str(",")
+		}
+		rw.str("\n    {\n      \"name\": " + jsonString(name) + ",\n      \"findings\": [")
+	case "junit":
+		rw.cases = rw.tempFile()
+		if rw.cases != nil {
+			rw.junitOut = bufio.NewWriterSize(rw.cases, 64<<10)
+		}
+		rw.cur, rw.curLine, rw.suiteT, rw.suiteF = nil, -1, 0, 0
+	}
+}
+
+// Finding writes one finding of the current stream and counts it.
+func (rw *ReportWriter) Finding(f Finding) {
+	rw.sum.Add([]Finding{f})
+	switch rw.format {
+	case "text":
+		rw.str(TextLine(&f) + "\n")
+	case "github":
+		cmd := "error"
+		switch f.Severity {
+		case Warning:
+			cmd = "warning"
+		case Info:
+			cmd = "notice"
+		}
+		rw.str(fmt.Sprintf("::%s file=%s,line=%d,title=%s::%s\n", cmd, ghProperty(f.Stream), f.Line, ghProperty(f.Rule), ghData(f.Detail())))
+	case "json":
+		b, err := json.Marshal(f)
+		if err != nil && rw.err == nil {
+			rw.err = err
+		}
+		if rw.nFind > 0 {
+			rw.str(",")
+		}
+		rw.str("\n        " + string(b))
+	case "junit":
+		rw.junitFinding(&f)
+	}
+	rw.nFind++
+}
+
+// EndStream ends the current input: frames is its frame count, capture
+// whether it was an interleaved capture.
+func (rw *ReportWriter) EndStream(frames int, capture bool) {
+	rw.sum.Streams++
+	rw.sum.Frames += frames
+	switch rw.format {
+	case "json":
+		if rw.nFind > 0 {
+			rw.str("\n      ")
+		}
+		rw.str("],\n      \"frames\": " + strconv.Itoa(frames))
+		if capture {
+			rw.str(",\n      \"capture\": true")
+		}
+		rw.str("\n    }")
+	case "junit":
+		rw.junitEndStream(frames)
+	}
+}
+
+// Summary returns the counts so far.
+func (rw *ReportWriter) Summary() Summary { return rw.sum }
+
+// Close writes the end of the report (the summary) and flushes.
+func (rw *ReportWriter) Close() error {
+	switch rw.format {
+	case "text", "github":
+		rw.str("dshgen validate: " + rw.sum.String() + "\n")
+	case "json":
+		b, _ := json.MarshalIndent(rw.sum, "  ", "  ")
+		if rw.sum.Streams > 0 {
+			rw.str("\n  ")
+		}
+		rw.str("],\n  \"summary\": " + string(b) + "\n}\n")
+	case "junit":
+		rw.str(xml.Header)
+		rw.str(fmt.Sprintf("<testsuites name=%s tests=\"%d\" failures=\"%d\">\n", xmlAttr("dshgen validate"), rw.totalT, rw.totalF))
+		rw.copyFrom(rw.suites)
+		rw.str("</testsuites>\n")
+	}
+	if rw.err == nil {
+		rw.err = rw.w.Flush()
+	}
+	return rw.err
+}
+
+func (rw *ReportWriter) copyFrom(f *os.File) {
+	if f == nil {
+		return
+	}
+	defer f.Close()
+	if rw.err != nil {
+		return
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		rw.err = err
+		return
+	}
+	_, rw.err = io.Copy(rw.w, f)
+}
+
+// junitFinding adds f to the testcase of its line (one testcase per line
+// with findings: a failure when one of them is an error; warnings and
+// infos go to system-out).
+func (rw *ReportWriter) junitFinding(f *Finding) {
+	if f.Line != rw.curLine || rw.cur == nil {
+		rw.junitFlushCase()
+		rw.curLine = f.Line
+		name := fmt.Sprintf("line %d", f.Line)
+		if f.Method != "" {
+			name += " " + f.Method
+		}
+		rw.cur = &junitCase{Name: name, Classname: rw.name}
+	}
+	text := TextLine(f)
+	if f.Severity == Error {
+		if rw.cur.Failure == nil {
+			rw.cur.Failure = &junitFailure{Message: f.Rule + ": " + f.Message, Type: f.Rule}
+		} else {
+			rw.cur.Failure.Text += "\n"
+		}
+		rw.cur.Failure.Text += text
+	} else {
+		if rw.cur.SystemOut != "" {
+			rw.cur.SystemOut += "\n"
+		}
+		rw.cur.SystemOut += text
+	}
+}
+
+func (rw *ReportWriter) junitFlushCase() {
+	if rw.cur == nil {
+		return
+	}
+	rw.suiteT++
+	if rw.cur.Failure != nil {
+		rw.suiteF++
+	}
+	if rw.junitOut != nil && rw.err == nil {
+		b, err := xml.MarshalIndent(rw.cur, "    ", "  ")
+		if err != nil {
+			rw.err = err
+		} else {
+			rw.junitOut.Write(b)
+			_, rw.err = rw.junitOut.WriteString("\n")
+		}
+	}
+	rw.cur = nil
+}
+
+func (rw *ReportWriter) junitEndStream(frames int) {
+	rw.junitFlushCase()
+	if rw.suiteT == 0 {
+		// An input without findings gets one passing testcase.
+		rw.cur = &junitCase{Name: Count(frames, "frame"), Classname: rw.name}
+		rw.junitFlushCase()
+	}
+	rw.totalT += rw.suiteT
+	rw.totalF += rw.suiteF
+	if rw.junitOut != nil && rw.err == nil {
+		rw.err = rw.junitOut.Flush()
+	}
+	if rw.suites == nil || rw.err != nil {
+		if rw.cases != nil {
+			rw.cases.Close()
+		}
+		return
+	}
+	sw := bufio.NewWriter(rw.suites)
+	fmt.Fprintf(sw, "  <testsuite name=%s tests=\"%d\" failures=\"%d\">\n", xmlAttr(rw.name), rw.suiteT, rw.suiteF)
+	if rw.cases != nil {
+		if _, err := rw.cases.Seek(0, io.SeekStart); err != nil {
+			rw.err = err
+		} else if _, err := io.Copy(sw, rw.cases); err != nil {
+			rw.err = err
+		}
+		rw.cases.Close()
+	}
+	sw.WriteString("  </testsuite>\n")
+	if err := sw.Flush(); err != nil && rw.err == nil {
+		rw.err = err
+	}
+	rw.cases, rw.junitOut = nil, nil
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func xmlAttr(s string) string {
+	var b strings.Builder
+	xml.EscapeText(&b, []byte(s))
+	return "\"" + strings.ReplaceAll(b.String(), "\"", "&#34;") + "\""
 }
 
 // TextLine is the text format of one finding: file:line: severity rule: message.
 func TextLine(f *Finding) string {
 	return fmt.Sprintf("%s:%d: %s %s: %s", f.Stream, f.Line, f.Severity, f.Rule, f.Detail())
-}
-
-func writeText(w io.Writer, r *Report) error {
-	for _, s := range r.Streams {
-		for i := range s.Findings {
-			if _, err := fmt.Fprintln(w, TextLine(&s.Findings[i])); err != nil {
-				return err
-			}
-		}
-	}
-	_, err := fmt.Fprintln(w, "dshgen validate: "+r.Summary.String())
-	return err
-}
-
-// writeGitHub writes workflow commands: ::error file=F,line=L,title=RULE::message.
-func writeGitHub(w io.Writer, r *Report) error {
-	for _, s := range r.Streams {
-		for i := range s.Findings {
-			f := &s.Findings[i]
-			cmd := "error"
-			switch f.Severity {
-			case Warning:
-				cmd = "warning"
-			case Info:
-				cmd = "notice"
-			}
-			if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", cmd,
-				ghProperty(f.Stream), f.Line, ghProperty(f.Rule), ghData(f.Detail())); err != nil {
-				return err
-			}
-		}
-	}
-	_, err := fmt.Fprintln(w, "dshgen validate: "+r.Summary.String())
-	return err
 }
 
 // ghData escapes a workflow command's message.
@@ -105,22 +353,8 @@ func ghProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
 type junitCase struct {
+	XMLName   xml.Name      `xml:"testcase"`
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
@@ -131,70 +365,4 @@ type junitFailure struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr"`
 	Text    string `xml:",chardata"`
-}
-
-// writeJUnit writes one testsuite per input and one testcase per line with
-// findings (a failure when any of them is an error; warnings and infos go
-// to system-out); an input without findings gets one passing testcase.
-func writeJUnit(w io.Writer, r *Report) error {
-	out := junitSuites{Name: "dshgen validate"}
-	for _, s := range r.Streams {
-		suite := junitSuite{Name: s.Name}
-		var cur *junitCase
-		curLine := -1
-		flush := func() {
-			if cur != nil {
-				suite.Cases = append(suite.Cases, *cur)
-				suite.Tests++
-				if cur.Failure != nil {
-					suite.Failures++
-				}
-			}
-			cur = nil
-		}
-		for i := range s.Findings {
-			f := &s.Findings[i]
-			if f.Line != curLine || cur == nil {
-				flush()
-				curLine = f.Line
-				name := fmt.Sprintf("line %d", f.Line)
-				if f.Method != "" {
-					name += " " + f.Method
-				}
-				cur = &junitCase{Name: name, Classname: s.Name}
-			}
-			text := TextLine(f)
-			if f.Severity == Error {
-				if cur.Failure == nil {
-					cur.Failure = &junitFailure{Message: f.Rule + ": " + f.Message, Type: f.Rule}
-				} else {
-					cur.Failure.Text += "\n"
-				}
-				cur.Failure.Text += text
-			} else {
-				if cur.SystemOut != "" {
-					cur.SystemOut += "\n"
-				}
-				cur.SystemOut += text
-			}
-		}
-		flush()
-		if len(suite.Cases) == 0 {
-			suite.Cases = append(suite.Cases, junitCase{Name: fmt.Sprintf("%d frames", s.Frames), Classname: s.Name})
-			suite.Tests++
-		}
-		out.Tests += suite.Tests
-		out.Failures += suite.Failures
-		out.Suites = append(out.Suites, suite)
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
 }

@@ -40,6 +40,9 @@ type Result struct {
 	Frames int
 	// Capture is true when the input was in the interleaved capture format.
 	Capture bool
+	// Mixed is true when --direction auto found an NDJSON input with the
+	// frames of both directions (validated as with Input.Both).
+	Mixed bool
 }
 
 // Errors counts the error findings.
@@ -70,17 +73,54 @@ func (v *Validator) ValidateFile(path string, in Input) (Result, error) {
 // ValidateReader validates a whole stream: NDJSON frames, or the
 // interleaved capture format (detected by its first bytes). A read error
 // is returned after the findings so far (also reported as input.read).
+// The Result holds every finding, sorted; for long inputs use
+// ValidateStream, which holds none.
 func (v *Validator) ValidateReader(r io.Reader, in Input) (Result, error) {
+	var fs []Finding
+	res, err := v.ValidateStream(r, in, func(f Finding) { fs = append(fs, f) })
+	SortFindings(fs)
+	res.Findings = fs
+	return res, err
+}
+
+// ValidateStream validates a whole stream as ValidateReader does and calls
+// emit with each finding as soon as it is final, in the order order.go
+// describes (line order, but for a request whose response came after more
+// than maxHeldFindings findings of later lines). Memory is bounded
+// whatever the input's length: the frames in flight between the reader
+// and the workers, the findings held for ordering, and the pairing and
+// protocol state (MaxPending, RecentAnswers and the rule sets' bounds).
+// The Result has no Findings.
+func (v *Validator) ValidateStream(r io.Reader, in Input, emit func(Finding)) (Result, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(64)
-	if frame.LooksLikeCapture(head) {
-		return v.validateCapture(br, in)
+	if peek, _ := br.Peek(64); frame.LooksLikeCapture(peek) {
+		return v.validateCapture(br, in, emit)
 	}
-	s := v.NewStream(StreamConfig{Name: in.Name, Both: in.Both, Direction: in.Direction, MaxFrameBytes: in.MaxFrameBytes})
 	fr := frame.NewReaderSize(br, in.MaxFrameBytes)
-	out, rerr := s.feedAll(in.Workers, func(emit func(item)) error {
+	var head []frame.Line
+	var headErr error
+	both := in.Both
+	if !in.Both && in.Direction == "" {
+		// --direction auto: a file that interleaves both directions (as
+		// many loggers write them) is validated as a mixed stream.
+		head, headErr = readHead(fr)
+		both = v.looksMixed(head)
+	}
+	s := v.NewStream(StreamConfig{Name: in.Name, Both: both, Direction: in.Direction, MaxFrameBytes: in.MaxFrameBytes})
+	o := &orderer{s: s, emit: emit}
+	rerr := s.feedAll(in.Workers, o, func(emit func(item)) error {
+		for _, l := range head {
+			emit(item{line: l})
+		}
+		head = nil
 		for {
-			l, err := fr.Next()
+			var l frame.Line
+			var err error
+			if headErr != nil {
+				err, headErr = headErr, nil
+			} else {
+				l, err = fr.Next()
+			}
 			if err == io.EOF {
 				return nil
 			}
@@ -91,15 +131,82 @@ func (v *Validator) ValidateReader(r io.Reader, in Input) (Result, error) {
 			emit(item{line: l})
 		}
 	})
-	out = append(out, s.Close()...)
-	SortFindings(out)
-	return Result{Findings: out, Frames: s.Frames()}, rerr
+	o.close(s.Close())
+	return Result{Frames: s.Frames(), Mixed: both && !in.Both}, rerr
 }
 
-func (v *Validator) validateCapture(r io.Reader, in Input) (Result, error) {
+// What --direction auto reads ahead to tell a mixed file from a
+// one-direction one.
+const (
+	headFrames = 1000
+	headBytes  = 4 << 20
+)
+
+// readHead reads (and copies) the first lines of an NDJSON input, up to
+// headFrames lines or headBytes bytes; err is the reader's error other
+// than io.EOF (to be reported after the lines).
+func readHead(fr *frame.Reader) (lines []frame.Line, err error) {
+	n := 0
+	for len(lines) < headFrames && n < headBytes {
+		l, err := fr.Next()
+		if err == io.EOF {
+			return lines, nil
+		}
+		if err != nil {
+			return lines, err
+		}
+		l.Bytes = append([]byte(nil), l.Bytes...)
+		l.Head = append([]byte(nil), l.Head...)
+		n += len(l.Bytes)
+		lines = append(lines, l)
+	}
+	return lines, nil
+}
+
+// looksMixed reports whether the first frames of an NDJSON file come from
+// both sides: requests or notifications whose methods (x-methods) are sent
+// by different sides, or a response to a request earlier in the file (a
+// one-direction file holds its side's requests and its answers to the
+// other side's, whose ids it never holds).
+func (v *Validator) looksMixed(head []frame.Line) bool {
+	var sides [2]bool
+	reqIDs := map[string]bool{}
+	for i := range head {
+		val, ok := fastDecode(head[i].Bytes)
+		obj, isObj := val.(map[string]any)
+		if !ok || !isObj {
+			continue
+		}
+		idv, hasID := obj["id"]
+		name, hasM := obj["method"].(string)
+		switch {
+		case hasM:
+			if m := v.methods[name]; m != nil {
+				switch m.Direction {
+				case ir.ClientToServer:
+					sides[0] = true
+				case ir.ServerToClient:
+					sides[1] = true
+				}
+			}
+			if hasID {
+				reqIDs[idKey(idv)] = true
+			}
+		case hasID && idv != nil && reqIDs[idKey(idv)]:
+			return true
+		}
+		if sides[0] && sides[1] {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *Validator) validateCapture(r io.Reader, in Input, emit func(Finding)) (Result, error) {
 	s := v.NewStream(StreamConfig{Name: in.Name, Both: true, MaxFrameBytes: in.MaxFrameBytes})
 	cr := frame.NewCaptureReader(r, in.MaxFrameBytes)
-	out, rerr := s.feedAll(in.Workers, func(emit func(item)) error {
+	o := &orderer{s: s, emit: emit}
+	rerr := s.feedAll(in.Workers, o, func(emit func(item)) error {
 		for {
 			rec, err := cr.Next()
 			if err == io.EOF {
@@ -124,9 +231,8 @@ func (v *Validator) validateCapture(r io.Reader, in Input) (Result, error) {
 			emit(item{dir: dir, line: rec.FrameLine()})
 		}
 	})
-	out = append(out, s.Close()...)
-	SortFindings(out)
-	return Result{Findings: out, Frames: s.Frames(), Capture: true}, rerr
+	o.close(s.Close())
+	return Result{Frames: s.Frames(), Capture: true}, rerr
 }
 
 // item is one line for feedAll: a frame line, or findings already made
@@ -157,19 +263,25 @@ type batch struct {
 // (commit: pairing and state) on the calling goroutine; the findings are
 // the same as feeding one line at a time. Lines in flight are bounded (a
 // few batches of at most 256 lines or about 1 MiB each per worker).
-func (s *Stream) feedAll(workers int, produce func(emit func(item)) error) ([]Finding, error) {
+func (s *Stream) feedAll(workers int, o *orderer, produce func(emit func(item)) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	var out []Finding
+	take := func(it *item, fs []Finding) {
+		line := it.line.Num
+		if it.skip && len(it.pre) > 0 {
+			line = it.pre[0].Line
+		}
+		o.add(line, append(it.pre, fs...))
+	}
 	if workers == 1 {
-		err := produce(func(it item) {
-			out = append(out, it.pre...)
+		return produce(func(it item) {
+			var fs []Finding
 			if !it.skip {
-				out = append(out, s.Feed(it.dir, &it.line)...)
+				fs = s.Feed(it.dir, &it.line)
 			}
+			take(&it, fs)
 		})
-		return out, err
 	}
 	jobs := make(chan *batch, workers*2)
 	order := make(chan *batch, workers*4)
@@ -219,19 +331,31 @@ func (s *Stream) feedAll(workers int, produce func(emit func(item)) error) ([]Fi
 	for b := range order {
 		<-b.done
 		for i := range b.items {
-			out = append(out, b.items[i].pre...)
+			var fs []Finding
 			if p := b.out[i]; p != nil {
-				out = append(out, s.commit(p)...)
+				fs = s.commit(p)
 			}
+			take(&b.items[i], fs)
 		}
+		b.out, b.items, b.arena = nil, nil, nil
 	}
-	return out, perr
+	return perr
 }
 
 // ValidateValues validates each non-blank line of r as one instance of the
 // named $defs type (not as a frame): the framing checks, then the type's
 // schema with union branches picked by tag. Findings use rule value.schema.
 func (v *Validator) ValidateValues(r io.Reader, typeName string, in Input) (Result, error) {
+	var fs []Finding
+	res, err := v.ValidateValuesStream(r, typeName, in, func(f Finding) { fs = append(fs, f) })
+	SortFindings(fs)
+	res.Findings = fs
+	return res, err
+}
+
+// ValidateValuesStream is ValidateValues calling emit with each finding as
+// it is found (in line order), holding none.
+func (v *Validator) ValidateValuesStream(r io.Reader, typeName string, in Input, emit func(Finding)) (Result, error) {
 	t, sch, err := v.typeByName(typeName)
 	if err != nil {
 		return Result{}, err
@@ -239,7 +363,6 @@ func (v *Validator) ValidateValues(r io.Reader, typeName string, in Input) (Resu
 	s := v.NewStream(StreamConfig{Name: in.Name, MaxFrameBytes: in.MaxFrameBytes})
 	s.valueType, s.valueSchema = t, sch
 	fr := frame.NewReaderSize(r, in.MaxFrameBytes)
-	var out []Finding
 	var rerr error
 	for {
 		l, err := fr.Next()
@@ -248,13 +371,23 @@ func (v *Validator) ValidateValues(r io.Reader, typeName string, in Input) (Resu
 		}
 		if err != nil {
 			rerr = err
-			out = append(out, Finding{Stream: in.Name, Line: l.Num, Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()})
+			emit(Finding{Stream: in.Name, Line: l.Num, Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()})
 			break
 		}
-		out = append(out, s.Feed("", &l)...)
+		fs := s.Feed("", &l)
+		SortFindings(fs)
+		for _, f := range fs {
+			emit(f)
+		}
 	}
-	SortFindings(out)
-	return Result{Findings: out, Frames: s.Frames()}, rerr
+	return Result{Frames: s.Frames()}, rerr
+}
+
+// CheckType returns an error when the schema has no $defs type name (the
+// --type mode's usage error).
+func (v *Validator) CheckType(name string) error {
+	_, _, err := v.typeByName(name)
+	return err
 }
 
 // ValueFindings validates one decoded-or-raw JSON value (a whole instance)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -194,5 +195,54 @@ func TestWorkersSameFindings(t *testing.T) {
 	many := run(t, v, "m", data, Input{Workers: 4})
 	if !reflect.DeepEqual(one, many) || len(one.Findings) < 100 {
 		t.Errorf("mutated capture: %d findings with 1 worker, %d with 4, equal %v", len(one.Findings), len(many.Findings), reflect.DeepEqual(one, many))
+	}
+}
+
+// TestRealCapturesMixedNDJSON: the two directions of each real capture
+// concatenated in capture order into one NDJSON file, as a logger writes
+// them, are recognized by --direction auto as a mixed file: the findings
+// are exactly those of the capture (no false direction errors, responses
+// paired: the rejected requests' findings are warnings), and the
+// one-direction files are still one-direction.
+func TestRealCapturesMixedNDJSON(t *testing.T) {
+	v := shipped(t, Options{})
+	norm := regexp.MustCompile(`line \d+`)
+	key := func(fs []Finding) []string {
+		var out []string
+		for _, f := range fs {
+			// Not the direction: a frame without a known method (a line
+			// that is not JSON) has none in a mixed file.
+			out = append(out, fmt.Sprintf("%s %s %s %s %s", f.Rule, f.Severity, f.Method, f.Pointer, norm.ReplaceAllString(f.Message, "line N")))
+		}
+		sort.Strings(out)
+		return out
+	}
+	root := filepath.Join(sharedDir(t), "fixtures", "real-captures")
+	for _, sc := range []string{"text-turn", "bash-tool", "subagent", "parallel-sessions", "stdin-eof-idle", "unknown-method", "invalid-max-tokens", "malformed-lines"} {
+		capRes, err := v.ValidateFile(filepath.Join(root, sc, "interleaved.log"), Input{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mixed bytes.Buffer
+		for _, r := range loadCapture(t, sc) {
+			mixed.Write(r.payload)
+			mixed.WriteByte('\n')
+		}
+		res := run(t, v, sc+".jsonl", mixed.Bytes(), Input{})
+		if !res.Mixed {
+			t.Errorf("%s: not recognized as mixed", sc)
+		}
+		if got, want := key(res.Findings), key(capRes.Findings); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: mixed NDJSON gives\n  %s\nthe capture\n  %s", sc, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+		}
+		for _, one := range []string{"client-to-server.jsonl", "server-to-client.jsonl"} {
+			r, err := v.ValidateFile(filepath.Join(root, sc, one), Input{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Mixed {
+				t.Errorf("%s/%s taken for a mixed file", sc, one)
+			}
+		}
 	}
 }

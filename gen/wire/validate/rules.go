@@ -1,5 +1,10 @@
 package validate
 
+import (
+	"github.com/dshgen/dshgen/gen/wire/validate/rulesets/harness"
+	"github.com/dshgen/dshgen/gen/wire/validate/rulesets/lifecycle"
+)
+
 // Severity is how bad a finding is. Only errors make `dshgen validate` exit 1.
 type Severity string
 
@@ -38,6 +43,7 @@ type Rule struct {
 // Rule ids.
 const (
 	RuleInput             = "input.read"
+	RuleInternal          = "internal.error"
 	RuleCaptureFormat     = "capture.format"
 	RuleFrameTooLarge     = "frame.too-large"
 	RuleFrameBOM          = "frame.bom"
@@ -64,20 +70,37 @@ const (
 	RuleResponseUnknownID = "response.unknown-id"
 	RuleResponseDuplicate = "response.duplicate"
 	RuleRequestUnanswered = "request.unanswered"
-	RuleInitializeFirst   = "state.initialize-first"
-	RuleSeq               = "state.seq"
-	RuleTurn              = "state.turn"
-	RuleStep              = "state.step"
-	RuleToolResult        = "state.tool-result"
-	RuleSurfaceOp         = "state.surface-op"
-	RuleSubagent          = "state.subagent"
-	RulePromptOverlap     = "state.prompt-overlap"
+	RulePairingLimit      = "pairing.limit"
+)
+
+// Rule ids of the built-in rule sets: initialize-first
+// (gen/wire/validate/rulesets/lifecycle) and deepseek-harness
+// (gen/wire/validate/rulesets/harness).
+const (
+	RuleInitializeFirst = lifecycle.RuleInitializeFirst
+	RuleSeq             = harness.RuleSeq
+	RuleTurn            = harness.RuleTurn
+	RuleStep            = harness.RuleStep
+	RuleToolResult      = harness.RuleToolResult
+	RuleSurfaceOp       = harness.RuleSurfaceOp
+	RuleSubagent        = harness.RuleSubagent
+	RulePromptOverlap   = harness.RulePromptOverlap
 )
 
 // Rules lists every rule in check order (findings on one line are sorted
-// in this order).
-var Rules = []Rule{
+// in this order): the generic rules, then every registered rule set's (by
+// set name) before value.schema.
+var Rules = withSetRules(coreRules)
+
+func withSetRules(core []Rule) []Rule {
+	last := len(core) - 1 // value.schema
+	out := append(append([]Rule(nil), core[:last]...), setRules()...)
+	return append(out, core[last])
+}
+
+var coreRules = []Rule{
 	{RuleInput, Error, "input", "the input could not be read (I/O error); reported for the stream, reading stops", `read error: input/output error`},
+	{RuleInternal, Error, "input", "the validator itself failed on this frame (a bug in dshgen or the validation library: please report it with the frame); the frame's other checks may be missing, the rest of the stream is checked", `the validator failed on this frame: runtime error: invalid memory address or nil pointer dereference`},
 	{RuleCaptureFormat, Error, "framing", "a line of an interleaved capture is not DIR<TAB>MS<TAB>frame (DIR C->S or S->C, optionally (EOF) or (no-newline)); the line is skipped", `unknown direction tag "X->Y" (want C->S or S->C, optionally with (EOF) or (no-newline)); line skipped`},
 	{RuleFrameTooLarge, Error, "framing", "a line is longer than --max-frame-bytes (default 64 MiB); it is skipped without being buffered and reading goes on", `frame of 1126399 bytes exceeds the limit of 1048576 bytes (--max-frame-bytes); frame skipped`},
 	{RuleFrameBOM, Warning, "framing", "a UTF-8 byte order mark before a frame; upstream's TS reader trims it, Python's json.loads rejects it; the frame is validated without it", `byte order mark (EF BB BF) before the frame: the TS runtime ignores it, Python's json.loads rejects it`},
@@ -103,14 +126,7 @@ var Rules = []Rule{
 	{RuleResult, Error, "pairing", "a success response's result does not match the result type of the request's method", `/result/serverInfo: missing properties: 'version'`},
 	{RuleError, Error, "pairing", "an error response's error does not match JsonRpcError", `/error/code: expected integer, but got string`},
 	{RuleRequestUnanswered, Info, "pairing", "a request got no response before the end of the stream (both directions visible only)", `no response to "session/prompt" (id "req_2") before the end of the stream`},
-	{RuleInitializeFirst, Error, "state", "a request other than initialize (or a keep-alive ping) before the first initialize (when the schema has an initialize method)", `"session/prompt" sent before "initialize"`},
-	{RuleSeq, Error, "state", "session.event seq is not contiguous per session (seq = previous + 1; the first seq seen may be > 0 for a resumed session)", `session "s1": seq 5 after 3 (expected 4; seq is contiguous per session)`},
-	{RuleTurn, Error, "state", "turn numbering: turns are 1, 2, 3 … per session, one open at a time; step-scoped events name the open turn; todo/write, request/header, request/context inside an open turn", `session "s1": turn/start 3 after turn 1 (turns are numbered 1, 2, 3 … per session; expected 2)`},
-	{RuleStep, Error, "state", "step numbering: steps restart at 1 in each turn and increase by 1, one open at a time; step-scoped events name the open step", `session "s1": assistant/chunk names step 2 but the open step is 1`},
-	{RuleToolResult, Error, "state", "a tool/result (append) must follow a tool/call with the same callId in the same step, once", `session "s1": tool/result for call "call_1" without a preceding tool/call in this turn`},
-	{RuleSurfaceOp, Error, "state", "surfaceOp is required on user/message, assistant/message and tool/result and forbidden elsewhere; sourceEventSeqs only on those, each < seq, unique, non-empty except on assistant/message", `session "s1": turn/start carries surfaceOp (only user/message, assistant/message and tool/result may)`},
-	{RuleSubagent, Error, "state", "subagent.finished must follow the subagent.started of the same child (and parent), once", `subagent.finished for child "c1" without a preceding subagent.started`},
-	{RulePromptOverlap, Error, "state", "a session/prompt for a session whose previous prompt has not settled (error response, or success response and then session.status idle); severity set by --prompt-overlap (error|warning|off); the 0.0.1-rc.5 runtime queues such a prompt instead of failing it", `session "s1": session/prompt while the prompt at line 4 (id "req_1") has not settled (one in-flight prompt per session: the seeds say an overlap fails at once; the 0.0.1-rc.5 runtime queues it)`},
+	{RulePairingLimit, Warning, "pairing", "more than MaxPending (65 536) requests wait for their response at once: requests from that side are no longer paired from here on (memory stays bounded); reported once", `more than 65536 requests wait for their response; from here on requests from this side are not paired (their findings are reported at once, and responses that may answer them are not reported as response.unknown-id)`},
 	{RuleValue, Error, "params", "--type mode: the value does not match the named type", `/shapes/0/side: expected number, but got string`},
 }
 

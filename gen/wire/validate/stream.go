@@ -2,15 +2,18 @@ package validate
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/frame"
+	"github.com/dshgen/dshgen/gen/wire/validate/ruleset"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -43,10 +46,16 @@ type Stream struct {
 	frames   int
 	crlf     map[ir.Direction]bool
 	pending  map[ir.Direction]map[string]*request
-	answered map[ir.Direction]map[string]int
-	initSeen bool
-	st       *state
-	closed   bool
+	answered map[ir.Direction]*recentIDs
+	// waiting holds the pending requests in line order (answered ones are
+	// dropped lazily), for the order of findings (order.go).
+	waiting  []*request
+	npending int
+	// limited: more than MaxPending requests were in flight; requests from
+	// that side are no longer paired (pairing.limit).
+	limited map[ir.Direction]bool
+	rs      []ruleset.Stream // the schema's rule sets
+	closed  bool
 
 	// --type mode: each line is a value of this type, not a frame.
 	valueType   *ir.Type
@@ -64,18 +73,90 @@ type request struct {
 	offset   int64
 	frame    int
 	deferred []Finding // held until the response says whether the peer rejected the request
-	session  string    // session/prompt: params.sessionId
+	tokens   []any     // what each rule set's Request returned (nil: none)
+	done     bool      // answered (or the stream closed)
+	released bool      // no longer holds back the findings after it (order.go)
+}
+
+// Bounds of the pairing state of one stream (both directions visible):
+// memory stays bounded however long the stream, and a stream within them
+// is checked exactly.
+const (
+	// MaxPending is the most requests waiting for their response at once
+	// (about 300 bytes each, plus their held findings). Beyond it the
+	// stream reports pairing.limit once, and requests from then on are
+	// not paired: their held findings are reported at once, and a
+	// response whose request may be one of them is not reported as
+	// response.unknown-id.
+	MaxPending = 1 << 16
+	// RecentAnswers is how many answered ids per side are remembered for
+	// response.duplicate; an older duplicate is reported as
+	// response.unknown-id.
+	RecentAnswers = 1 << 12
+)
+
+// recentIDs remembers the last RecentAnswers answered ids of one side, with
+// the line of their answer.
+type recentIDs struct {
+	line map[string]int
+	ring []string
+	next int
+	lost bool // some were forgotten
+}
+
+func (r *recentIDs) add(key string, line int) {
+	if r.line == nil {
+		r.line = map[string]int{}
+	}
+	if _, ok := r.line[key]; !ok {
+		if len(r.ring) < RecentAnswers {
+			r.ring = append(r.ring, key)
+		} else {
+			delete(r.line, r.ring[r.next])
+			r.ring[r.next] = key
+			r.next = (r.next + 1) % RecentAnswers
+			r.lost = true
+		}
+	}
+	r.line[key] = line
+}
+
+// oldestWaiting returns the line of the oldest request that still waits
+// for its response and holds back the findings after it, 0 if none.
+func (s *Stream) oldestWaiting() int {
+	for len(s.waiting) > 0 && (s.waiting[0].done || s.waiting[0].released) {
+		s.waiting[0] = nil
+		s.waiting = s.waiting[1:]
+	}
+	if len(s.waiting) == 0 {
+		return 0
+	}
+	return s.waiting[0].line
+}
+
+// stopWaiting makes the oldest waiting request stop holding back the
+// findings after it; false if there is none.
+func (s *Stream) stopWaiting() bool {
+	if s.oldestWaiting() == 0 {
+		return false
+	}
+	s.waiting[0].released = true
+	return true
 }
 
 // NewStream starts a stream.
 func (v *Validator) NewStream(cfg StreamConfig) *Stream {
-	return &Stream{
+	s := &Stream{
 		v: v, cfg: cfg, dir: cfg.Direction,
 		crlf:     map[ir.Direction]bool{},
 		pending:  map[ir.Direction]map[string]*request{},
-		answered: map[ir.Direction]map[string]int{},
-		st:       newState(),
+		answered: map[ir.Direction]*recentIDs{},
+		limited:  map[ir.Direction]bool{},
 	}
+	for _, c := range v.checkers {
+		s.rs = append(s.rs, c.NewStream())
+	}
+	return s
 }
 
 // Frames returns the number of frames (non-blank lines) fed so far.
@@ -136,6 +217,18 @@ func (s *Stream) Feed(dir ir.Direction, l *frame.Line) []Finding {
 	return s.commit(s.prep(dir, l))
 }
 
+// internalError turns a panic while checking the frame of l into an
+// internal.error finding (the caller's recover value is r), so that a bug
+// costs one frame's checks and never the stream.
+func (s *Stream) internalError(r any, dir ir.Direction, l *frame.Line) Finding {
+	msg := strings.ReplaceAll(fmt.Sprint(r), "\n", " ")
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
+	}
+	return Finding{Stream: s.cfg.Name, Line: l.Num, Offset: l.Offset, Direction: dir, Rule: RuleInternal, Severity: Error,
+		Message: "the validator failed on this frame: " + msg}
+}
+
 type frameKind int8
 
 const (
@@ -167,10 +260,19 @@ type prepared struct {
 
 // prep runs the frame-local checks. It only reads the Stream's
 // configuration and the Validator, so it is safe to call concurrently.
-func (s *Stream) prep(dir ir.Direction, l *frame.Line) *prepared {
-	p := &prepared{line: *l}
+func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
+	p = &prepared{line: *l}
 	p.c = frameCtx{s: s, line: &p.line, dir: dir}
 	c := &p.c
+	defer func() {
+		if r := recover(); r != nil {
+			// Keep what is known: the frame still counts and is committed.
+			q := &prepared{line: *l}
+			q.c = frameCtx{s: s, line: &q.line, dir: dir}
+			q.c.out = []Finding{s.internalError(r, dir, l)}
+			p = q
+		}
+	}()
 	if l.Blank() {
 		p.blank = true
 		c.add(RuleFrameBlank, "", "", "blank line (receivers skip it; no writer emits one)")
@@ -188,7 +290,7 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) *prepared {
 		c.add(RuleFrameNoNewline, "", "", "last line not terminated by LF (validated anyway)")
 	}
 	if l.TooLarge {
-		c.add(RuleFrameTooLarge, "", "", fmt.Sprintf("frame of %d bytes exceeds the limit of %d bytes (--max-frame-bytes); frame skipped", l.Size, s.maxFrame()))
+		c.add(RuleFrameTooLarge, "", "", fmt.Sprintf("frame of %s exceeds the limit of %s (--max-frame-bytes); frame skipped", Count(int(l.Size), "byte"), Count(int(s.maxFrame()), "byte")))
 		return p
 	}
 	if !utf8.Valid(data) {
@@ -224,8 +326,16 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) *prepared {
 
 // commit runs the checks that depend on the frames before: it must see the
 // stream's frames in order, one at a time.
-func (s *Stream) commit(p *prepared) []Finding {
+func (s *Stream) commit(p *prepared) (out []Finding) {
 	c := &p.c
+	defer func() {
+		if r := recover(); r != nil {
+			out = append(c.out, s.internalError(r, c.dir, c.line))
+			for i := range out {
+				out[i].Frame = c.index
+			}
+		}
+	}()
 	if p.blank {
 		return c.out
 	}
@@ -369,30 +479,47 @@ func (s *Stream) envelope(p *prepared) {
 	}
 }
 
+// checkID checks a request's or response's id: a JSON-RPC 2.0 id (a
+// string or a number without a fractional part; null is handled by the
+// classification) for every schema, and the schema's JsonRpcId type when
+// it has one.
 func (s *Stream) checkID(c *frameCtx, idv any) {
 	v := s.v
-	if v.idSchema != nil {
-		if v.idType != nil && v.fastAccepts(v.idType, idv) {
-			return
-		}
-		if err := v.idSchema.Validate(idv); err != nil {
-			c.add(RuleEnvID, "", "/id", fmt.Sprintf("id %s is not a valid JsonRpcId (a string or an integer)", jsonText(idv)))
-		}
-		return
+	ok := true
+	if n, isNum := idv.(json.Number); isNum && !isInteger(n) {
+		ok = false
 	}
-	if n, ok := idv.(json.Number); ok && !isInteger(n) {
-		c.add(RuleEnvID, "", "/id", fmt.Sprintf("id %s is not a string or an integer", n))
+	name := "a JSON-RPC 2.0 id"
+	if v.idType != nil {
+		name = "a valid " + v.idType.Name
+		if ok && !v.fastAccepts(v.idType, idv) && len(v.libraryIssues(v.idSchema, idv)) > 0 {
+			ok = false
+		}
+	}
+	if !ok {
+		c.add(RuleEnvID, "", "/id", fmt.Sprintf("id %s is not %s (a string or an integer)", jsonText(idv), name))
 	}
 }
 
+// maxKeyBytes is the longest id kept as it is in the pairing tables;
+// longer ids are kept as a hash.
+const maxKeyBytes = 128
+
 func idKey(idv any) string {
+	var k string
 	switch x := idv.(type) {
 	case string:
-		return "s" + x
+		k = "s" + x
 	case json.Number:
-		return "n" + x.String()
+		k = "n" + x.String()
+	default:
+		k = "?" + jsonText(idv)
 	}
-	return "?" + jsonText(idv)
+	if len(k) > maxKeyBytes {
+		sum := sha256.Sum256([]byte(k))
+		k = k[:1] + "#" + strconv.Itoa(len(k)) + ":" + string(sum[:])
+	}
+	return k
 }
 
 func opposite(d ir.Direction) ir.Direction {
@@ -455,42 +582,59 @@ func hasErrors(fs []Finding) bool {
 
 func (s *Stream) request(p *prepared) {
 	c, name, held := &p.c, p.name, p.held
-	paramsOK := !hasErrors(held)
 	params, _ := p.obj["params"].(map[string]any)
-
-	if s.v.proto.hasInitialize && c.dir != ir.ServerToClient {
-		if name == "initialize" {
-			s.initSeen = true
-		} else if !s.initSeen && name != "ping" {
-			// A keep-alive "ping" may precede the handshake (MCP allows it).
-			c.add(RuleInitializeFirst, "", "/method", fmt.Sprintf("%q sent before \"initialize\"", name))
+	f := &rsFrame{c: c, s: s, params: params}
+	var key string
+	switch {
+	case !s.cfg.Both:
+	case s.limited[c.dir]:
+	case s.npending >= MaxPending:
+		s.limited[c.dir] = true
+		c.add(RulePairingLimit, "", "/id", fmt.Sprintf("more than %s wait for their response; from here on requests from this side are not paired (their findings are reported at once, and responses that may answer them are not reported as response.unknown-id)", Count(MaxPending, "request")))
+	default:
+		key = idKey(p.idv)
+		if prev, dup := s.pending[c.dir][key]; dup {
+			c.add(RuleRequestDuplicate, "", "/id", fmt.Sprintf("id %s is already in flight (request at line %d)", c.id, prev.line))
+		} else {
+			f.paired = true
 		}
 	}
-	if !s.cfg.Both {
-		c.out = append(c.out, held...)
-		return
+	var tokens []any
+	for i, rs := range s.rs {
+		if t := rs.Request(f, !hasErrors(held)); t != nil {
+			if tokens == nil {
+				tokens = make([]any, len(s.rs))
+			}
+			tokens[i] = t
+		}
 	}
-	key := idKey(p.idv)
-	if s.pending[c.dir] == nil {
-		s.pending[c.dir] = map[string]*request{}
-	}
-	if prev, dup := s.pending[c.dir][key]; dup {
-		c.add(RuleRequestDuplicate, "", "/id", fmt.Sprintf("id %s is already in flight (request at line %d)", c.id, prev.line))
+	if !f.paired {
 		c.out = append(c.out, held...)
 		return
 	}
 	for i := range held {
 		held[i].Frame, held[i].Direction = c.index, c.dir
 	}
-	r := &request{key: key, idText: c.id, method: name, m: p.m, dir: c.dir, line: c.line.Num, offset: c.line.Offset, frame: c.index, deferred: held}
+	r := &request{key: key, idText: c.id, method: name, m: p.m, dir: c.dir, line: c.line.Num, offset: c.line.Offset, frame: c.index, deferred: held, tokens: tokens}
 	p.held = nil
-	if paramsOK && name == "session/prompt" && params != nil {
-		if sid, ok := params["sessionId"].(string); ok {
-			r.session = sid
-			s.promptSent(c, r)
-		}
+	if s.pending[c.dir] == nil {
+		s.pending[c.dir] = map[string]*request{}
 	}
 	s.pending[c.dir][key] = r
+	s.npending++
+	s.waiting = append(s.waiting, r)
+	if len(s.waiting) > 2*s.npending+1024 {
+		// Answered requests behind one that waits long: drop them, so
+		// that waiting stays within twice the pending requests.
+		w := s.waiting[:0]
+		for _, x := range s.waiting {
+			if !x.done && !x.released {
+				w = append(w, x)
+			}
+		}
+		clear(s.waiting[len(w):])
+		s.waiting = w
+	}
 }
 
 func (s *Stream) notification(p *prepared) {
@@ -498,11 +642,45 @@ func (s *Stream) notification(p *prepared) {
 	c.out = append(c.out, p.held...)
 	params, _ := p.obj["params"].(map[string]any)
 	if p.m != nil && params != nil {
-		// State rules run on frames whose params are valid; a frame with a
-		// params error gets that one finding (only its seq is tracked).
-		s.onNotification(c, p.name, params, !hasErrors(p.held))
+		// The rule sets' state rules run on frames whose params are valid;
+		// a frame with a params error gets that one finding (the sets may
+		// still track, e.g., its seq).
+		f := &rsFrame{c: c, s: s, params: params}
+		for _, rs := range s.rs {
+			rs.Notification(f, !hasErrors(p.held))
+		}
 	}
 	p.held = nil
+}
+
+// rsFrame is a frame as the rule sets see it (ruleset.Frame).
+type rsFrame struct {
+	c      *frameCtx
+	s      *Stream
+	params map[string]any
+	paired bool
+}
+
+func (f *rsFrame) Line() int              { return f.c.line.Num }
+func (f *rsFrame) Dir() ir.Direction      { return f.c.dir }
+func (f *rsFrame) Method() string         { return f.c.method }
+func (f *rsFrame) ID() string             { return f.c.id }
+func (f *rsFrame) Params() map[string]any { return f.params }
+
+// Paired reports whether the request's response will be seen (both
+// directions visible and the request tracked).
+func (f *rsFrame) Paired() bool { return f.paired }
+
+// Report implements ruleset.Frame: the validator's severity override for
+// the rule wins over sev.
+func (f *rsFrame) Report(rule, sev, ptr, msg string) {
+	if o, ok := f.s.v.ruleSev[rule]; ok {
+		if o == Off {
+			return
+		}
+		sev = string(o)
+	}
+	f.c.add(rule, Severity(sev), ptr, msg)
 }
 
 // responseShape checks what a response must be on its own: one of result
@@ -519,12 +697,55 @@ func (s *Stream) responseShape(p *prepared) {
 		c.add(RuleEnvResponse, "", "", `response has neither "result" nor "error"`)
 	}
 	if hasErr {
+		var is []issue
 		if v.errSchema != nil {
-			c.out = append(c.out, c.issues(RuleError, "/error", v.checkValue(v.errSchema, v.errType, errv))...)
-		} else if _, ok := errv.(map[string]any); !ok {
-			c.add(RuleError, "", "/error", fmt.Sprintf(`"error" is a JSON %s, not an object`, jsonType(errv)))
+			is = v.checkValue(v.errSchema, v.errType, errv)
+		}
+		c.out = append(c.out, c.issues(RuleError, "/error", withGeneric(is, errorObjectIssues(errv)))...)
+	}
+}
+
+// errorObjectIssues checks the JSON-RPC 2.0 error object, whatever the
+// schema calls it: an object with an integer "code" and a string
+// "message" ("data" is free).
+func errorObjectIssues(errv any) []issue {
+	const what = "a JSON-RPC 2.0 error object has an integer code and a string message"
+	obj, ok := errv.(map[string]any)
+	if !ok {
+		return []issue{{msg: fmt.Sprintf(`"error" is a JSON %s, not an object`, jsonType(errv))}}
+	}
+	var out []issue
+	var missing []string
+	for _, m := range []struct{ name, typ string }{{"code", "integer"}, {"message", "string"}} {
+		x, has := obj[m.name]
+		switch {
+		case !has:
+			missing = append(missing, "'"+m.name+"'")
+		case jsonType(x) != m.typ:
+			out = append(out, issue{ptr: "/" + m.name, msg: fmt.Sprintf("expected %s, but got %s (%s)", m.typ, jsonType(x), what)})
 		}
 	}
+	if len(missing) > 0 {
+		out = append(out, issue{msg: fmt.Sprintf("missing properties: %s (%s)", strings.Join(missing, ", "), what)})
+	}
+	return out
+}
+
+// withGeneric adds the built-in rule's issues at the pointers where the
+// schema's own check found nothing (a schema type is usually stricter, and
+// its message names its schema location).
+func withGeneric(schemaIssues, generic []issue) []issue {
+	seen := map[string]bool{}
+	for _, is := range schemaIssues {
+		seen[is.ptr] = true
+	}
+	out := schemaIssues
+	for _, is := range generic {
+		if !seen[is.ptr] {
+			out = append(out, is)
+		}
+	}
+	return out
 }
 
 // response pairs a response with its request and checks its result.
@@ -545,24 +766,35 @@ func (s *Stream) response(p *prepared) {
 	for _, d := range dirs {
 		if r := s.pending[d][key]; r != nil {
 			req = r
+			r.done = true
 			delete(s.pending[d], key)
+			s.npending--
 			if s.answered[d] == nil {
-				s.answered[d] = map[string]int{}
+				s.answered[d] = &recentIDs{}
 			}
-			s.answered[d][key] = c.line.Num
+			s.answered[d].add(key, c.line.Num)
 			break
 		}
 	}
 	if req == nil {
-		answeredAt := 0
+		answeredAt, lost, limited := 0, false, false
 		for _, d := range dirs {
-			if n := s.answered[d][key]; n > 0 {
-				answeredAt = n
+			if a := s.answered[d]; a != nil {
+				if n := a.line[key]; n > 0 {
+					answeredAt = n
+				}
+				lost = lost || a.lost
 			}
+			limited = limited || s.limited[d]
 		}
-		if answeredAt > 0 {
+		switch {
+		case answeredAt > 0:
 			c.add(RuleResponseDuplicate, "", "/id", fmt.Sprintf("second response to id %s (answered at line %d)", c.id, answeredAt))
-		} else {
+		case limited:
+			// Its request may be one that was not paired (pairing.limit).
+		case lost:
+			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id is waiting (nor among the last %s answered)", c.id, Count(RecentAnswers, "request")))
+		default:
 			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id was sent", c.id))
 		}
 		return
@@ -590,8 +822,13 @@ func (s *Stream) response(p *prepared) {
 		}
 		c.out = append(c.out, f)
 	}
-	if req.session != "" {
-		s.promptAnswered(req, hasErr)
+	if req.tokens != nil {
+		f := &rsFrame{c: c, s: s}
+		for i, rs := range s.rs {
+			if req.tokens[i] != nil {
+				rs.Response(f, req.tokens[i], hasErr)
+			}
+		}
 	}
 }
 

@@ -1,9 +1,11 @@
 // Package validate checks JSON-RPC frames against a dshgen protocol schema:
 // framing, envelope, method table, params/result/error types (with union
 // branches picked by their tag, so a bad frame gives one precise finding and
-// not a wall of oneOf errors), request/response pairing and the stateful
-// rules of the protocol. It is what `dshgen validate` and `dshgen tap` run;
-// SDK test suites can use it in-process.
+// not a wall of oneOf errors), request/response pairing, and the stateful
+// rules of the rule sets the schema opts into (x-dshgen-rules; see
+// rulesets.go and the ruleset package). It is what `dshgen validate` and
+// `dshgen tap` run; SDK test suites can use it in-process. Memory is
+// bounded on any stream (RULES.md, "Memory").
 //
 // Use New once per schema, then one Stream per connection or file (Feed
 // each frame in arrival order, both directions, then Close), or the
@@ -19,6 +21,7 @@ import (
 
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/schemadoc"
+	"github.com/dshgen/dshgen/gen/wire/validate/ruleset"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -57,7 +60,12 @@ type Validator struct {
 
 	methods     map[string]*ir.Method
 	methodNames string // sorted, for messages
-	proto       protocol
+
+	// ruleSets are the names the schema's x-dshgen-rules opts into,
+	// checkers their compiled sets; ruleSev the severity overrides.
+	ruleSets []string
+	checkers []ruleset.Checker
+	ruleSev  map[string]Severity
 
 	// fast is the fast check by type pointer (see fast.go); nil disables it.
 	fast map[string]*fnode
@@ -124,7 +132,9 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 		}
 		v.errSchema, v.errType = s, t
 	}
-	v.proto = newProtocol(model)
+	if err := v.compileRuleSets(); err != nil {
+		return nil, err
+	}
 	v.fast = v.compileFast()
 	v.openDispatched = v.fast != nil
 	for _, t := range model.Types {
@@ -210,16 +220,8 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issu
 		} else {
 			out = append(out, issue{sev: Warning, msg: fmt.Sprintf("not checked against %s: it nests more than %d levels deep", name, MaxReportDepth)})
 		}
-	} else if err := s.Validate(val); err != nil {
-		ve, ok := err.(*jsonschema.ValidationError)
-		if !ok {
-			return []issue{{msg: err.Error()}}
-		}
-		if v.opts.FullCauses {
-			v.allLeaves(ve, val, &out)
-		} else {
-			v.explain(ve, val, nil, &out)
-		}
+	} else {
+		out = append(out, v.libraryIssues(s, val)...)
 	}
 	// The walker finds the unknown tags of open unions; a value the fast
 	// check accepted without taking any fallback branch has none.
@@ -232,6 +234,30 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issu
 		out = v.dropPlaceholders(out, val)
 	}
 	return group(out)
+}
+
+// libraryIssues validates val with the library: every number in it that is
+// not tame is replaced by its surrogate first (num.go), and the messages
+// name the numbers as they were sent.
+func (v *Validator) libraryIssues(s *jsonschema.Schema, val any) []issue {
+	var ss surrogates
+	lv, _ := tameValue(val, &ss)
+	err := s.Validate(lv)
+	if err == nil {
+		return nil
+	}
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return []issue{{msg: err.Error()}}
+	}
+	var out []issue
+	if v.opts.FullCauses {
+		v.allLeaves(ve, lv, &out)
+	} else {
+		v.explain(ve, lv, nil, &out)
+	}
+	ss.restore(out)
+	return out
 }
 
 // group merges the issues at one pointer (same rule, severity and branch)

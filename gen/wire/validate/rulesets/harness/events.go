@@ -1,0 +1,258 @@
+package harness
+
+import (
+	"fmt"
+
+	"github.com/dshgen/dshgen/gen/wire/validate/ruleset"
+)
+
+func (s *stream) onEvent(c ruleset.Frame, p map[string]any, valid bool) {
+	sid, ok := p["sessionId"].(string)
+	ev, ok2 := p["event"].(map[string]any)
+	if !ok || !ok2 {
+		return
+	}
+	seq, seqOK := intOf(ev["seq"])
+	seqOK = seqOK && seq >= 0
+	ss := s.session(sid, seq, seqOK)
+	if seqOK {
+		switch {
+		case !ss.seqKnown:
+			ss.seqKnown = true
+			ss.turnKnown = seq == 0
+		case seq != ss.nextSeq:
+			if valid {
+				c.Report(RuleSeq, "", "/params/event/seq", fmt.Sprintf("session %q: seq %d after %d (expected %d; seq is contiguous per session)", sid, seq, ss.nextSeq-1, ss.nextSeq))
+			}
+			// Events were lost or mixed in: where the turns stand is
+			// unknown until the next turn/start (no cascade of findings).
+			ss.suspend()
+		}
+		ss.nextSeq = seq + 1
+	}
+	if !valid {
+		return
+	}
+	typ, _ := ev["type"].(string)
+	proto := s.p
+	if !proto.tags[typ] {
+		return // an unknown (fallback) event type: nothing to check
+	}
+	data, _ := ev["data"].(map[string]any)
+	turn, hasTurn := intOf(data["turn"])
+	step, hasStep := intOf(data["step"])
+	tp := "/params/event/data/turn"
+	sp := "/params/event/data/step"
+	pre := fmt.Sprintf("session %q: ", sid)
+	checkTurn := func() {
+		if !proto.turn || !ss.turnKnown || !hasTurn {
+			return
+		}
+		if ss.turn == 0 {
+			c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("%s names turn %d but no turn is open", typ, turn))
+			ss.suspend()
+		} else if turn != ss.turn {
+			c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("%s names turn %d but the open turn is %d", typ, turn, ss.turn))
+			ss.suspend()
+		}
+	}
+	checkStep := func() {
+		if !proto.step || !ss.turnKnown || !hasStep || ss.turn == 0 || (hasTurn && turn != ss.turn) {
+			return
+		}
+		if ss.step == 0 {
+			c.Report(RuleStep, "", sp, pre+fmt.Sprintf("%s names step %d but no step is open", typ, step))
+		} else if step != ss.step {
+			c.Report(RuleStep, "", sp, pre+fmt.Sprintf("%s names step %d but the open step is %d", typ, step, ss.step))
+		} else {
+			return
+		}
+		ss.step, ss.lastStep = step, step // resync: one finding, not one per event
+	}
+	switch {
+	case typ == evTurnStart && proto.turn && hasTurn:
+		if ss.turnKnown {
+			if ss.turn != 0 {
+				c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("turn/start %d while turn %d is open", turn, ss.turn))
+			} else if turn != ss.lastTurn+1 {
+				c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("turn/start %d after turn %d (turns are numbered 1, 2, 3 … per session; expected %d)", turn, ss.lastTurn, ss.lastTurn+1))
+			}
+		}
+		ss.turnKnown = true
+		ss.turn, ss.lastTurn, ss.step, ss.lastStep = turn, turn, 0, 0
+		ss.calls = nil
+	case typ == evTurnEnd && proto.turn && hasTurn:
+		if ss.turnKnown {
+			if ss.turn == 0 {
+				c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("turn/end %d but no turn is open", turn))
+			} else if turn != ss.turn {
+				c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("turn/end %d but the open turn is %d", turn, ss.turn))
+			} else if proto.step && ss.step != 0 {
+				c.Report(RuleStep, "", tp, pre+fmt.Sprintf("turn/end %d while step %d is open", turn, ss.step))
+			}
+		}
+		ss.turn, ss.step = 0, 0
+	case typ == evStepStart && proto.step && hasStep:
+		checkTurn()
+		if ss.turnKnown && ss.turn != 0 && (!hasTurn || turn == ss.turn) {
+			if ss.step != 0 {
+				c.Report(RuleStep, "", sp, pre+fmt.Sprintf("step/start %d while step %d is open", step, ss.step))
+			} else if step != ss.lastStep+1 {
+				c.Report(RuleStep, "", sp, pre+fmt.Sprintf("step/start %d after step %d of turn %d (steps restart at 1 in each turn and increase by 1; expected %d)", step, ss.lastStep, ss.turn, ss.lastStep+1))
+			}
+		}
+		ss.step, ss.lastStep = step, step
+	case typ == evStepEnd && proto.step && hasStep:
+		checkTurn()
+		if ss.turnKnown && ss.turn != 0 && (!hasTurn || turn == ss.turn) {
+			if ss.step == 0 {
+				c.Report(RuleStep, "", sp, pre+fmt.Sprintf("step/end %d but no step is open", step))
+			} else if step != ss.step {
+				c.Report(RuleStep, "", sp, pre+fmt.Sprintf("step/end %d but the open step is %d", step, ss.step))
+			}
+		}
+		ss.step = 0
+	case proto.stepScoped[typ]:
+		checkTurn()
+		checkStep()
+	case turnScoped[typ]:
+		if proto.turn && ss.turnKnown && ss.turn == 0 {
+			c.Report(RuleTurn, "", "/params/event/type", pre+fmt.Sprintf("%s outside an open turn", typ))
+		}
+	}
+	if proto.tool {
+		s.toolRules(c, ss, pre, typ, ev, data, step)
+	}
+	if proto.surface {
+		s.surfaceRules(c, pre, typ, ev, seq, seqOK)
+	}
+}
+
+func (s *stream) toolRules(c ruleset.Frame, ss *session, pre, typ string, ev, data map[string]any, step int64) {
+	switch typ {
+	case evToolCall:
+		id, ok := data["callId"].(string)
+		if !ok {
+			return
+		}
+		if ss.calls == nil {
+			ss.calls = map[string]*toolCall{}
+		}
+		ss.calls[id] = &toolCall{step: step, line: c.Line()}
+	case evToolRes:
+		if _, replace := ev["surfaceOp"].(map[string]any); replace {
+			return // a replace op rewrites an earlier result
+		}
+		if e, ok := data["error"].(map[string]any); ok && e["code"] == "TOOL_NOT_STARTED" {
+			return // synthetic repair of a call that never started
+		}
+		id := toolResultCallID(data)
+		if id == "" || !ss.turnKnown {
+			return
+		}
+		tc := ss.calls[id]
+		switch {
+		case tc == nil:
+			c.Report(RuleToolResult, "", "/params/event/data/message/source/callId", pre+fmt.Sprintf("tool/result for call %q without a preceding tool/call in this turn", id))
+		case s.p.step && tc.step != step:
+			c.Report(RuleToolResult, "", "/params/event/data/step", pre+fmt.Sprintf("tool/result for call %q in step %d, but its tool/call (line %d) was in step %d", id, step, tc.line, tc.step))
+		case tc.results > 0:
+			c.Report(RuleToolResult, "", "/params/event/data/message/source/callId", pre+fmt.Sprintf("second tool/result for call %q (tool/call at line %d)", id, tc.line))
+		}
+		if tc != nil {
+			tc.results++
+		}
+	}
+}
+
+// toolResultCallID is data.message.source.callId, else the toolCallId of
+// the message's first tool-result block.
+func toolResultCallID(data map[string]any) string {
+	msg, _ := data["message"].(map[string]any)
+	if src, ok := msg["source"].(map[string]any); ok {
+		if id, ok := src["callId"].(string); ok {
+			return id
+		}
+	}
+	if blocks, ok := msg["content"].([]any); ok {
+		for _, b := range blocks {
+			if bo, ok := b.(map[string]any); ok {
+				if id, ok := bo["toolCallId"].(string); ok {
+					return id
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func (s *stream) surfaceRules(c ruleset.Frame, pre, typ string, ev map[string]any, seq int64, seqOK bool) {
+	surface := s.p.surfaceTypes[typ]
+	_, hasOp := ev["surfaceOp"]
+	seqs, hasSeqs := ev["sourceEventSeqs"]
+	switch {
+	case surface && !hasOp:
+		c.Report(RuleSurfaceOp, "", "/params/event", pre+fmt.Sprintf("%s without surfaceOp (the runtime requires it on %s)", typ, names(s.p.surfaceTypes)))
+	case !surface && hasOp:
+		c.Report(RuleSurfaceOp, "", "/params/event/surfaceOp", pre+fmt.Sprintf("%s carries surfaceOp (only %s may)", typ, names(s.p.surfaceTypes)))
+	}
+	if !hasSeqs {
+		return
+	}
+	if !s.p.seqTypes[typ] {
+		c.Report(RuleSurfaceOp, "", "/params/event/sourceEventSeqs", pre+fmt.Sprintf("%s carries sourceEventSeqs (only %s may)", typ, names(s.p.seqTypes)))
+		return
+	}
+	arr, ok := seqs.([]any)
+	if !ok {
+		return
+	}
+	if len(arr) == 0 && typ != "assistant/message" {
+		c.Report(RuleSurfaceOp, "", "/params/event/sourceEventSeqs", pre+fmt.Sprintf("%s has an empty sourceEventSeqs (only assistant/message may)", typ))
+	}
+	seen := map[int64]bool{}
+	for i, x := range arr {
+		n, ok := intOf(x)
+		if !ok {
+			continue
+		}
+		ptr := fmt.Sprintf("/params/event/sourceEventSeqs/%d", i)
+		if seqOK && n >= seq {
+			c.Report(RuleSurfaceOp, "", ptr, pre+fmt.Sprintf("sourceEventSeqs lists %d, not before the event's own seq %d", n, seq))
+		}
+		if seen[n] {
+			c.Report(RuleSurfaceOp, "", ptr, pre+fmt.Sprintf("sourceEventSeqs lists %d twice", n))
+		}
+		seen[n] = true
+	}
+}
+
+func (s *stream) onSubagent(c ruleset.Frame, name string, p map[string]any) {
+	child, ok := p["childSessionId"].(string)
+	parent, _ := p["parentSessionId"].(string)
+	if !ok {
+		return
+	}
+	ptr := "/params/childSessionId"
+	st := s.state(child, true)
+	if name == "subagent.started" {
+		if prev := st.started; prev != nil && !(s.c.snapshot && isPlaceholder(child)) {
+			c.Report(RuleSubagent, "", ptr, fmt.Sprintf("second subagent.started for child %q (first at line %d)", child, prev.line))
+			return
+		}
+		st.started = &subagentStart{parent: parent, line: c.Line()}
+		st.finished = 0
+		return
+	}
+	switch {
+	case st.started == nil:
+		if !s.forgot {
+			c.Report(RuleSubagent, "", ptr, fmt.Sprintf("subagent.finished for child %q without a preceding subagent.started", child))
+		}
+	case st.started.parent != parent:
+		c.Report(RuleSubagent, "", "/params/parentSessionId", fmt.Sprintf("subagent.finished names parent %q but subagent.started (line %d) named %q", parent, st.started.line, st.started.parent))
+	case st.finished > 0:
+		c.Report(RuleSubagent, "", ptr, fmt.Sprintf("second subagent.finished for child %q (first at line %d)", child, st.finished))
+	}
+	st.finished = c.Line()
+}
