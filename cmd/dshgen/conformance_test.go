@@ -227,7 +227,7 @@ func TestConformanceOutsideRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runDshgenEnv(t, dir, nil, "conformance", "--schema", "kv.schema.json", "--package", "kvproto", "--lang", strings.Join(langs, ","))
-	if code != 0 || !strings.Contains(stdout, "1 files, 8 frames, 8 valid; "+perLang(langs, 8)+" invalid vectors caught: 17/17") {
+	if code != 0 || !strings.Contains(stdout, "1 file, 8 frames, 8 valid; "+perLang(langs, 8)+" invalid vectors caught: 17/17") {
 		t.Fatalf("kv schema: exit %d\n%s%s", code, stdout, stderr)
 	}
 	capture := "C->S\t0.000\t" + `{"jsonrpc":"2.0","id":1,"method":"kv/get","params":{"key":"k"}}` + "\n" +
@@ -236,7 +236,7 @@ func TestConformanceOutsideRepository(t *testing.T) {
 		"S->C\t3.000\t" + `{"jsonrpc":"2.0","method":"kv/changed","params":{"op":"rename","key":"k","to":"j"}}` + "\n"
 	os.WriteFile(filepath.Join(dir, "session.log"), []byte(capture), 0o644)
 	code, stdout, stderr = runDshgenEnv(t, dir, nil, "conformance", "--schema", "kv.schema.json", "--package", "kvproto", "--lang", strings.Join(langs, ","), "session.log")
-	if code != 0 || !strings.Contains(stdout, "1 files, 4 frames, 3 valid; "+perLang(langs, 3)) ||
+	if code != 0 || !strings.Contains(stdout, "1 file, 4 frames, 3 valid; "+perLang(langs, 3)) ||
 		!strings.Contains(stdout, `session.log:4: not checked (not a valid frame): union.unknown-tag: unknown Change op "rename"`) {
 		t.Fatalf("kv capture: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -256,7 +256,7 @@ func TestConformanceOutsideRepository(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "mcp.schema.json"), mcp, 0o644)
 	code, stdout, stderr = runDshgenEnv(t, dir, nil, "conformance", "--schema", "mcp.schema.json", "--package", "mcpproto", "--lang", strings.Join(langs, ","))
-	if code != 0 || !strings.Contains(stdout, "1 files, 148 frames, 148 valid; "+perLang(langs, 148)+" invalid vectors caught: 40/40") {
+	if code != 0 || !strings.Contains(stdout, "1 file, 148 frames, 148 valid; "+perLang(langs, 148)+" invalid vectors caught: 40/40") {
 		t.Fatalf("MCP subset: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

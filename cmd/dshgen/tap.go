@@ -396,7 +396,8 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 	case validated && res.ClientToServer.Unvalidated+res.ServerToClient.Unvalidated == 0:
 		val = fmt.Sprintf("validation INCOMPLETE (stopped early, see the tap notices): %s, %s", validate.Count(errs, "error"), validate.Count(warns, "warning"))
 	case validated:
-		val = fmt.Sprintf("validation INCOMPLETE (overflow, %d+%d bytes not validated): %s, %s",
+		val = fmt.Sprintf("validation INCOMPLETE (overflow, %s not validated: C->S %d, S->C %d): %s, %s",
+			validate.Count(int(res.ClientToServer.Unvalidated+res.ServerToClient.Unvalidated), "byte"),
 			res.ClientToServer.Unvalidated, res.ServerToClient.Unvalidated, validate.Count(errs, "error"), validate.Count(warns, "warning"))
 	}
 	dropped := r.droppedLines()
