@@ -572,8 +572,7 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 					if isNamed(b.tat, b.tn) {
 						ft := l.typeAt(b.tat)
 						l.fallback[ft] = t
-						u.Unknown = ft.Names
-						u.UnknownType = ft
+						u.fallbackType = ft
 					}
 					continue
 				}
@@ -597,9 +596,6 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 			if u.Open {
 				fb := byIndex(bs, u.FallbackIndex)
 				l.checkFallbackEnum(fb.tat, fb.tn, tag, known)
-			}
-			if u.UnknownType == nil {
-				u.Unknown = typeNames(t.Name+"Unknown", overrides{})
 			}
 			return
 		}
