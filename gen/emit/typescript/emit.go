@@ -529,9 +529,14 @@ func docComment(s string, indent int) []string {
 	if len(lines) == 0 {
 		return nil
 	}
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(l, "*/", `*\/`)
+	}
+	if len(lines) == 1 && indent+len("/** ")+len(lines[0])+len(" */") <= docWidth+3 {
+		return []string{"/** " + lines[0] + " */"}
+	}
 	out := []string{"/**"}
 	for _, l := range lines {
-		l = strings.ReplaceAll(l, "*/", `*\/`)
 		if l == "" {
 			out = append(out, " *")
 		} else {

@@ -9,25 +9,15 @@
  * Schema: #/$defs/AgentInboxSplicedData.
  */
 export interface AgentInboxSplicedData {
-  /**
-   * Where the inbox messages wait: the next queued turn or the nearest step boundary.
-   */
+  /** Where the inbox messages wait: the next queued turn or the nearest step boundary. */
   target: "next-turn" | "next-step";
-  /**
-   * Inbox position where the splice starts.
-   */
+  /** Inbox position where the splice starts. */
   start: number;
-  /**
-   * Number of inbox entries removed; omitted when nothing was removed.
-   */
+  /** Number of inbox entries removed; omitted when nothing was removed. */
   removedCount?: number;
-  /**
-   * Messages inserted (may be empty).
-   */
+  /** Messages inserted (may be empty). */
   inserted: UserMessage[];
-  /**
-   * Present when the splice was a cancellation.
-   */
+  /** Present when the splice was a cancellation. */
   outcome?: "canceled";
 }
 
@@ -40,9 +30,7 @@ export interface AgentInboxSplicedData {
  * Schema: #/$defs/AgentInboxSplicedEvent.
  */
 export interface AgentInboxSplicedEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "agent/inbox/spliced";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -55,9 +43,7 @@ export interface AgentInboxSplicedEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: AgentInboxSplicedData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -74,21 +60,13 @@ export interface AgentInboxSplicedEvent {
  * Schema: #/$defs/AgentInstructionChange.
  */
 export interface AgentInstructionChange {
-  /**
-   * What happened to the instruction file.
-   */
+  /** What happened to the instruction file. */
   action: "set" | "replace" | "remove";
-  /**
-   * Instruction scope.
-   */
+  /** Instruction scope. */
   scope: string;
-  /**
-   * Instruction file path.
-   */
+  /** Instruction file path. */
   path: string;
-  /**
-   * Content digest.
-   */
+  /** Content digest. */
   digest?: string;
 }
 
@@ -99,25 +77,15 @@ export interface AgentInstructionChange {
  * Schema: #/$defs/AgentInstructionsMessageSource.
  */
 export interface AgentInstructionsMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "agent-instructions";
-  /**
-   * Context form.
-   */
+  /** Context form. */
   form: "instructions";
-  /**
-   * Present (true) on the baseline injection.
-   */
+  /** Present (true) on the baseline injection. */
   baseline?: true;
-  /**
-   * Identity of the baseline instruction set.
-   */
+  /** Identity of the baseline instruction set. */
   baselineIdentity?: string;
-  /**
-   * Instruction file changes.
-   */
+  /** Instruction file changes. */
   changes: AgentInstructionChange[];
 }
 
@@ -128,9 +96,7 @@ export interface AgentInstructionsMessageSource {
  * Schema: #/$defs/AgentPresetSelectedData.
  */
 export interface AgentPresetSelectedData {
-  /**
-   * Selected agent preset.
-   */
+  /** Selected agent preset. */
   agentPreset: string;
 }
 
@@ -143,9 +109,7 @@ export interface AgentPresetSelectedData {
  * Schema: #/$defs/AgentPresetSelectedEvent.
  */
 export interface AgentPresetSelectedEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "agent-preset/selected";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -158,9 +122,7 @@ export interface AgentPresetSelectedEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: AgentPresetSelectedData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -177,21 +139,13 @@ export interface AgentPresetSelectedEvent {
  * Schema: #/$defs/ApprovalAskedData.
  */
 export interface ApprovalAskedData {
-  /**
-   * Approval request id (ApprovalRequestId).
-   */
+  /** Approval request id (ApprovalRequestId). */
   id: string;
-  /**
-   * Tool awaiting approval.
-   */
+  /** Tool awaiting approval. */
   toolName: string;
-  /**
-   * Call id of the tool call.
-   */
+  /** Call id of the tool call. */
   callId?: string;
-  /**
-   * Why approval is needed.
-   */
+  /** Why approval is needed. */
   reason?: string;
 }
 
@@ -204,9 +158,7 @@ export interface ApprovalAskedData {
  * Schema: #/$defs/ApprovalAskedEvent.
  */
 export interface ApprovalAskedEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "approval/asked";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -219,9 +171,7 @@ export interface ApprovalAskedEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ApprovalAskedData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -238,13 +188,9 @@ export interface ApprovalAskedEvent {
  * Schema: #/$defs/ApprovalDecidedData.
  */
 export interface ApprovalDecidedData {
-  /**
-   * Approval request id.
-   */
+  /** Approval request id. */
   id: string;
-  /**
-   * Decision outcome.
-   */
+  /** Decision outcome. */
   outcome: "allowed-once" | "rejected" | "cancelled" | "unavailable";
 }
 
@@ -257,9 +203,7 @@ export interface ApprovalDecidedData {
  * Schema: #/$defs/ApprovalDecidedEvent.
  */
 export interface ApprovalDecidedEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "approval/decided";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -272,9 +216,7 @@ export interface ApprovalDecidedEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ApprovalDecidedData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -291,13 +233,9 @@ export interface ApprovalDecidedEvent {
  * Schema: #/$defs/ApprovalPolicyData.
  */
 export interface ApprovalPolicyData {
-  /**
-   * Approval policy.
-   */
+  /** Approval policy. */
   policy: "ask" | "never";
-  /**
-   * Present when inherited through delegation.
-   */
+  /** Present when inherited through delegation. */
   source?: "delegation";
 }
 
@@ -310,9 +248,7 @@ export interface ApprovalPolicyData {
  * Schema: #/$defs/ApprovalPolicyEvent.
  */
 export interface ApprovalPolicyEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "approval/policy";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -325,9 +261,7 @@ export interface ApprovalPolicyEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ApprovalPolicyData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -366,9 +300,7 @@ export interface AssistantChunkData {
  * Schema: #/$defs/AssistantChunkEvent.
  */
 export interface AssistantChunkEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "assistant/chunk";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -381,9 +313,7 @@ export interface AssistantChunkEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: AssistantChunkData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -399,21 +329,15 @@ export interface AssistantChunkEvent {
  * Schema: #/$defs/AssistantMessage.
  */
 export interface AssistantMessage {
-  /**
-   * Message id (MessageId): a v4 UUID minted at creation; must be non-empty on load.
-   */
+  /** Message id (MessageId): a v4 UUID minted at creation; must be non-empty on load. */
   id: string;
-  /**
-   * Always assistant.
-   */
+  /** Always assistant. */
   role: "assistant";
   /**
    * Exact model-facing blocks. Decision 11.12: may be empty (a usage-only step), so no minItems.
    */
   content: ContentBlock[];
-  /**
-   * Provider and model that produced it.
-   */
+  /** Provider and model that produced it. */
   source: ModelMessageSource;
 }
 
@@ -434,17 +358,11 @@ export interface AssistantMessageData {
    * (packages/core/session/src/invariant.ts).
    */
   step: number;
-  /**
-   * The assembled message; its content may be empty (usage-only step).
-   */
+  /** The assembled message; its content may be empty (usage-only step). */
   message: AssistantMessage;
-  /**
-   * Usage of the step's model call; absent when the adapter reported none.
-   */
+  /** Usage of the step's model call; absent when the adapter reported none. */
   usage?: TokenUsage;
-  /**
-   * Present (true) when partial text/reasoning was finalized after a mid-stream cancel.
-   */
+  /** Present (true) when partial text/reasoning was finalized after a mid-stream cancel. */
   interrupted?: true;
 }
 
@@ -457,9 +375,7 @@ export interface AssistantMessageData {
  * Schema: #/$defs/AssistantMessageEvent.
  */
 export interface AssistantMessageEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "assistant/message";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -472,9 +388,7 @@ export interface AssistantMessageEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: AssistantMessageData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -505,21 +419,13 @@ export interface AssistantMessageEvent {
  * Schema: #/$defs/CommandDoneData.
  */
 export interface CommandDoneData {
-  /**
-   * Command run id.
-   */
+  /** Command run id. */
   commandId: string;
-  /**
-   * Outcome.
-   */
+  /** Outcome. */
   kind: "success" | "error";
-  /**
-   * Result text.
-   */
+  /** Result text. */
   text?: string;
-  /**
-   * Seq of an earlier event.
-   */
+  /** Seq of an earlier event. */
   sourceEventSeq?: number;
 }
 
@@ -532,9 +438,7 @@ export interface CommandDoneData {
  * Schema: #/$defs/CommandDoneEvent.
  */
 export interface CommandDoneEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "command/done";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -547,9 +451,7 @@ export interface CommandDoneEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: CommandDoneData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -566,21 +468,13 @@ export interface CommandDoneEvent {
  * Schema: #/$defs/CommandRunData.
  */
 export interface CommandRunData {
-  /**
-   * Command run id (CommandId).
-   */
+  /** Command run id (CommandId). */
   commandId: string;
-  /**
-   * Command name.
-   */
+  /** Command name. */
   name: string;
-  /**
-   * Verbatim raw input; absent when the command opts out.
-   */
+  /** Verbatim raw input; absent when the command opts out. */
   args?: string;
-  /**
-   * Who ran the command.
-   */
+  /** Who ran the command. */
   source: CommandRunSource;
 }
 
@@ -593,9 +487,7 @@ export interface CommandRunData {
  * Schema: #/$defs/CommandRunEvent.
  */
 export interface CommandRunEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "command/run";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -608,9 +500,7 @@ export interface CommandRunEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: CommandRunData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -626,9 +516,7 @@ export interface CommandRunEvent {
  * Schema: #/$defs/CommandRunSource.
  */
 export interface CommandRunSource {
-  /**
-   * Always user.
-   */
+  /** Always user. */
   kind: "user";
 }
 
@@ -640,17 +528,11 @@ export interface CommandRunSource {
  */
 export interface CompactionEndData {
   compactionId: string;
-  /**
-   * Originating manual command.
-   */
+  /** Originating manual command. */
   sourceCommandId?: string;
-  /**
-   * Turn of the compaction, or null for a standalone manual compaction between turns.
-   */
+  /** Turn of the compaction, or null for a standalone manual compaction between turns. */
   turn: number | null;
-  /**
-   * Present on an unsuccessful attempt.
-   */
+  /** Present on an unsuccessful attempt. */
   error?: string;
 }
 
@@ -663,9 +545,7 @@ export interface CompactionEndData {
  * Schema: #/$defs/CompactionEndEvent.
  */
 export interface CompactionEndEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "compaction/end";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -678,9 +558,7 @@ export interface CompactionEndEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: CompactionEndData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -697,17 +575,11 @@ export interface CompactionEndEvent {
  * Schema: #/$defs/CompactionPruneData.
  */
 export interface CompactionPruneData {
-  /**
-   * Shadowed span.
-   */
+  /** Shadowed span. */
   shadowedRange: ShadowedRange;
-  /**
-   * Every hidden surface node.
-   */
+  /** Every hidden surface node. */
   shadowedSeqs: number[];
-  /**
-   * Estimated token size of the shadowed content (tokens, an estimate).
-   */
+  /** Estimated token size of the shadowed content (tokens, an estimate). */
   shadowedTokenCount: number;
 }
 
@@ -720,9 +592,7 @@ export interface CompactionPruneData {
  * Schema: #/$defs/CompactionPruneEvent.
  */
 export interface CompactionPruneEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "compaction/prune";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -735,9 +605,7 @@ export interface CompactionPruneEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: CompactionPruneData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -755,13 +623,9 @@ export interface CompactionPruneEvent {
  */
 export interface CompactionStartData {
   compactionId: string;
-  /**
-   * Originating manual command (CommandId).
-   */
+  /** Originating manual command (CommandId). */
   sourceCommandId?: string;
-  /**
-   * Turn of the compaction, or null for a standalone manual compaction between turns.
-   */
+  /** Turn of the compaction, or null for a standalone manual compaction between turns. */
   turn: number | null;
 }
 
@@ -774,9 +638,7 @@ export interface CompactionStartData {
  * Schema: #/$defs/CompactionStartEvent.
  */
 export interface CompactionStartEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "compaction/start";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -789,9 +651,7 @@ export interface CompactionStartEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: CompactionStartData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -810,50 +670,32 @@ export interface CompactionStartEvent {
  */
 export interface CompactionSummaryData {
   compactionId: string;
-  /**
-   * Originating manual command.
-   */
+  /** Originating manual command. */
   sourceCommandId?: string;
-  /**
-   * Summary content.
-   */
+  /** Summary content. */
   summary: ContentBlock[];
-  /**
-   * Shadowed span.
-   */
+  /** Shadowed span. */
   shadowedRange: ShadowedRange;
-  /**
-   * Every hidden surface node, in surface order.
-   */
+  /** Every hidden surface node, in surface order. */
   shadowedSeqs: number[];
-  /**
-   * Estimated token size of the shadowed content (tokens, an estimate).
-   */
+  /** Estimated token size of the shadowed content (tokens, an estimate). */
   shadowedTokenCount: number;
-  /**
-   * Route that wrote the summary.
-   */
+  /** Route that wrote the summary. */
   provider: string;
-  /**
-   * Model that wrote the summary.
-   */
+  /** Model that wrote the summary. */
   model: string;
   /**
    * Generation cap used (tokens). Typed number upstream and never validated; integral by meaning
    * only, so kept as JSON number (see DECISIONS.md 11.5).
    */
   maxTokens?: number;
-  /**
-   * Provider usage of the summarize call.
-   */
+  /** Provider usage of the summarize call. */
   usage?: TokenUsage;
   /**
    * Unprocessed model output the summary was derived from; required when llmStreamCall is true.
    */
   rawOutput?: ContentBlock[];
-  /**
-   * Present (true) only when the summary came from one call through the runtime's LLM seam.
-   */
+  /** Present (true) only when the summary came from one call through the runtime's LLM seam. */
   llmStreamCall?: true;
 }
 
@@ -866,9 +708,7 @@ export interface CompactionSummaryData {
  * Schema: #/$defs/CompactionSummaryEvent.
  */
 export interface CompactionSummaryEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "compaction/summary";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -881,9 +721,7 @@ export interface CompactionSummaryEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: CompactionSummaryData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -920,13 +758,9 @@ export type ContentBlock =
  * Schema: #/$defs/ContextSnapshotSection.
  */
 export interface ContextSnapshotSection {
-  /**
-   * Contributing subsystem's name.
-   */
+  /** Contributing subsystem's name. */
   name: string;
-  /**
-   * That contribution's model-facing text, exactly as assembled.
-   */
+  /** That contribution's model-facing text, exactly as assembled. */
   text: string;
 }
 
@@ -937,17 +771,11 @@ export interface ContextSnapshotSection {
  * Schema: #/$defs/CoordinatorMessageSource.
  */
 export interface CoordinatorMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "coordinator";
-  /**
-   * Context form.
-   */
+  /** Context form. */
   form: "relay";
-  /**
-   * Sending session.
-   */
+  /** Sending session. */
   senderSessionId: string;
 }
 
@@ -958,17 +786,11 @@ export interface CoordinatorMessageSource {
  * Schema: #/$defs/EpochHeader.
  */
 export interface EpochHeader {
-  /**
-   * Call configuration.
-   */
+  /** Call configuration. */
   config: LlmCallConfig;
-  /**
-   * Which config fields the adapter filled in.
-   */
+  /** Which config fields the adapter filled in. */
   adapterDefaults?: LlmCallConfigAdapterDefaults;
-  /**
-   * Rendered system prompt; absent when none.
-   */
+  /** Rendered system prompt; absent when none. */
   system?: string;
   /**
    * Tool schemas; absent when none. (The upstream snapshot fixtures hold the placeholder string
@@ -984,9 +806,7 @@ export interface EpochHeader {
  * Schema: #/$defs/FeedbackRecordData.
  */
 export interface FeedbackRecordData {
-  /**
-   * Feedback text (trimmed, non-empty).
-   */
+  /** Feedback text (trimmed, non-empty). */
   text: string;
 }
 
@@ -999,9 +819,7 @@ export interface FeedbackRecordData {
  * Schema: #/$defs/FeedbackRecordEvent.
  */
 export interface FeedbackRecordEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "feedback/record";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -1014,9 +832,7 @@ export interface FeedbackRecordEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: FeedbackRecordData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -1052,13 +868,9 @@ export type FinishReason =
  * Schema: #/$defs/FinishReasonAborted.
  */
 export interface FinishReasonAborted {
-  /**
-   * Finish reason tag.
-   */
+  /** Finish reason tag. */
   kind: "aborted";
-  /**
-   * Why the call was aborted.
-   */
+  /** Why the call was aborted. */
   failure: LlmFailure;
 }
 
@@ -1069,9 +881,7 @@ export interface FinishReasonAborted {
  * Schema: #/$defs/FinishReasonError.
  */
 export interface FinishReasonError {
-  /**
-   * Finish reason tag.
-   */
+  /** Finish reason tag. */
   kind: "error";
   failure: LlmFailure;
 }
@@ -1083,9 +893,7 @@ export interface FinishReasonError {
  * Schema: #/$defs/FinishReasonMaxTokens.
  */
 export interface FinishReasonMaxTokens {
-  /**
-   * Finish reason tag.
-   */
+  /** Finish reason tag. */
   kind: "max-tokens";
 }
 
@@ -1095,9 +903,7 @@ export interface FinishReasonMaxTokens {
  * Schema: #/$defs/FinishReasonStop.
  */
 export interface FinishReasonStop {
-  /**
-   * Finish reason tag.
-   */
+  /** Finish reason tag. */
   kind: "stop";
 }
 
@@ -1108,9 +914,7 @@ export interface FinishReasonStop {
  * Schema: #/$defs/FinishReasonToolCalls.
  */
 export interface FinishReasonToolCalls {
-  /**
-   * Finish reason tag.
-   */
+  /** Finish reason tag. */
   kind: "tool-calls";
 }
 
@@ -1120,13 +924,9 @@ export interface FinishReasonToolCalls {
  * Schema: #/$defs/GoalBlockedReason.
  */
 export interface GoalBlockedReason {
-  /**
-   * Reason code (lower-kebab-case).
-   */
+  /** Reason code (lower-kebab-case). */
   code: string;
-  /**
-   * Non-empty explanation.
-   */
+  /** Non-empty explanation. */
   message: string;
 }
 
@@ -1157,33 +957,19 @@ export type GoalChange =
  * Schema: #/$defs/GoalChangeBlock.
  */
 export interface GoalChangeBlock {
-  /**
-   * Payload kind.
-   */
+  /** Payload kind. */
   kind: "goal/change";
-  /**
-   * Operation tag.
-   */
+  /** Operation tag. */
   operation: "block";
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
-  /**
-   * Goal state after the operation.
-   */
+  /** Goal state after the operation. */
   goal: GoalSnapshot;
-  /**
-   * Goal rounds started so far.
-   */
+  /** Goal rounds started so far. */
   roundsStarted: number;
-  /**
-   * Goal creation time (epoch ms).
-   */
+  /** Goal creation time (epoch ms). */
   createdAt: number;
-  /**
-   * Last update time (epoch ms).
-   */
+  /** Last update time (epoch ms). */
   updatedAt: number;
 }
 
@@ -1194,25 +980,15 @@ export interface GoalChangeBlock {
  * Schema: #/$defs/GoalChangeClear.
  */
 export interface GoalChangeClear {
-  /**
-   * Payload kind.
-   */
+  /** Payload kind. */
   kind: "goal/change";
-  /**
-   * Operation tag.
-   */
+  /** Operation tag. */
   operation: "clear";
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
-  /**
-   * The cleared goal.
-   */
+  /** The cleared goal. */
   cleared: GoalRef;
-  /**
-   * Clear time (epoch ms).
-   */
+  /** Clear time (epoch ms). */
   clearedAt: number;
 }
 
@@ -1223,33 +999,19 @@ export interface GoalChangeClear {
  * Schema: #/$defs/GoalChangeComplete.
  */
 export interface GoalChangeComplete {
-  /**
-   * Payload kind.
-   */
+  /** Payload kind. */
   kind: "goal/change";
-  /**
-   * Operation tag.
-   */
+  /** Operation tag. */
   operation: "complete";
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
-  /**
-   * Goal state after the operation.
-   */
+  /** Goal state after the operation. */
   goal: GoalSnapshot;
-  /**
-   * Goal rounds started so far.
-   */
+  /** Goal rounds started so far. */
   roundsStarted: number;
-  /**
-   * Goal creation time (epoch ms).
-   */
+  /** Goal creation time (epoch ms). */
   createdAt: number;
-  /**
-   * Last update time (epoch ms).
-   */
+  /** Last update time (epoch ms). */
   updatedAt: number;
 }
 
@@ -1260,33 +1022,19 @@ export interface GoalChangeComplete {
  * Schema: #/$defs/GoalChangeCreate.
  */
 export interface GoalChangeCreate {
-  /**
-   * Payload kind.
-   */
+  /** Payload kind. */
   kind: "goal/change";
-  /**
-   * Operation tag.
-   */
+  /** Operation tag. */
   operation: "create";
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
-  /**
-   * Goal state after the operation.
-   */
+  /** Goal state after the operation. */
   goal: GoalSnapshot;
-  /**
-   * Goal rounds started so far.
-   */
+  /** Goal rounds started so far. */
   roundsStarted: number;
-  /**
-   * Goal creation time (epoch ms).
-   */
+  /** Goal creation time (epoch ms). */
   createdAt: number;
-  /**
-   * Last update time (epoch ms).
-   */
+  /** Last update time (epoch ms). */
   updatedAt: number;
 }
 
@@ -1297,33 +1045,19 @@ export interface GoalChangeCreate {
  * Schema: #/$defs/GoalChangeEdit.
  */
 export interface GoalChangeEdit {
-  /**
-   * Payload kind.
-   */
+  /** Payload kind. */
   kind: "goal/change";
-  /**
-   * Operation tag.
-   */
+  /** Operation tag. */
   operation: "edit";
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
-  /**
-   * Goal state after the operation.
-   */
+  /** Goal state after the operation. */
   goal: GoalSnapshot;
-  /**
-   * Goal rounds started so far.
-   */
+  /** Goal rounds started so far. */
   roundsStarted: number;
-  /**
-   * Goal creation time (epoch ms).
-   */
+  /** Goal creation time (epoch ms). */
   createdAt: number;
-  /**
-   * Last update time (epoch ms).
-   */
+  /** Last update time (epoch ms). */
   updatedAt: number;
 }
 
@@ -1336,9 +1070,7 @@ export interface GoalChangeEdit {
  * Schema: #/$defs/GoalChangeEvent.
  */
 export interface GoalChangeEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "goal/change";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -1351,9 +1083,7 @@ export interface GoalChangeEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: GoalChange;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -1370,33 +1100,19 @@ export interface GoalChangeEvent {
  * Schema: #/$defs/GoalChangePause.
  */
 export interface GoalChangePause {
-  /**
-   * Payload kind.
-   */
+  /** Payload kind. */
   kind: "goal/change";
-  /**
-   * Operation tag.
-   */
+  /** Operation tag. */
   operation: "pause";
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
-  /**
-   * Goal state after the operation.
-   */
+  /** Goal state after the operation. */
   goal: GoalSnapshot;
-  /**
-   * Goal rounds started so far.
-   */
+  /** Goal rounds started so far. */
   roundsStarted: number;
-  /**
-   * Goal creation time (epoch ms).
-   */
+  /** Goal creation time (epoch ms). */
   createdAt: number;
-  /**
-   * Last update time (epoch ms).
-   */
+  /** Last update time (epoch ms). */
   updatedAt: number;
 }
 
@@ -1407,33 +1123,19 @@ export interface GoalChangePause {
  * Schema: #/$defs/GoalChangeResume.
  */
 export interface GoalChangeResume {
-  /**
-   * Payload kind.
-   */
+  /** Payload kind. */
   kind: "goal/change";
-  /**
-   * Operation tag.
-   */
+  /** Operation tag. */
   operation: "resume";
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
-  /**
-   * Goal state after the operation.
-   */
+  /** Goal state after the operation. */
   goal: GoalSnapshot;
-  /**
-   * Goal rounds started so far.
-   */
+  /** Goal rounds started so far. */
   roundsStarted: number;
-  /**
-   * Goal creation time (epoch ms).
-   */
+  /** Goal creation time (epoch ms). */
   createdAt: number;
-  /**
-   * Last update time (epoch ms).
-   */
+  /** Last update time (epoch ms). */
   updatedAt: number;
 }
 
@@ -1455,18 +1157,12 @@ export interface GoalChangeUnknown {
  * Schema: #/$defs/GoalMessageSource.
  */
 export interface GoalMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "goal";
   goalId: string;
-  /**
-   * Goal revision the round was started from.
-   */
+  /** Goal revision the round was started from. */
   revision: number;
-  /**
-   * Goal round number (positive).
-   */
+  /** Goal round number (positive). */
   round: number;
 }
 
@@ -1476,13 +1172,9 @@ export interface GoalMessageSource {
  * Schema: #/$defs/GoalRef.
  */
 export interface GoalRef {
-  /**
-   * Goal id (GoalId).
-   */
+  /** Goal id (GoalId). */
   id: string;
-  /**
-   * Revision; positive, +1 per mutation.
-   */
+  /** Revision; positive, +1 per mutation. */
   revision: number;
 }
 
@@ -1493,29 +1185,17 @@ export interface GoalRef {
  * Schema: #/$defs/GoalSnapshot.
  */
 export interface GoalSnapshot {
-  /**
-   * Goal id (GoalId).
-   */
+  /** Goal id (GoalId). */
   id: string;
-  /**
-   * Revision; positive, +1 per mutation.
-   */
+  /** Revision; positive, +1 per mutation. */
   revision: number;
-  /**
-   * Goal objective.
-   */
+  /** Goal objective. */
   objective: string;
-  /**
-   * Goal phase.
-   */
+  /** Goal phase. */
   phase: "active" | "paused" | "blocked" | "complete";
-  /**
-   * Present if and only if phase is blocked.
-   */
+  /** Present if and only if phase is blocked. */
   blockedReason?: GoalBlockedReason;
-  /**
-   * Maximum number of goal rounds.
-   */
+  /** Maximum number of goal rounds. */
   maxGoalRounds: number;
 }
 
@@ -1531,17 +1211,11 @@ export interface HookInvokedData {
    * packages/core/session/src/invariant.ts).
    */
   turn: number;
-  /**
-   * Hook point name.
-   */
+  /** Hook point name. */
   point: string;
-  /**
-   * Hook configuration dialect.
-   */
+  /** Hook configuration dialect. */
   dialect: "claude-code" | "codex";
-  /**
-   * Matcher that selected the handler.
-   */
+  /** Matcher that selected the handler. */
   matcher?: string;
   handlerId: string;
 }
@@ -1555,9 +1229,7 @@ export interface HookInvokedData {
  * Schema: #/$defs/HookInvokedEvent.
  */
 export interface HookInvokedEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "hook/invoked";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -1570,9 +1242,7 @@ export interface HookInvokedEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: HookInvokedData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -1594,26 +1264,16 @@ export interface HookResultData {
    * packages/core/session/src/invariant.ts).
    */
   turn: number;
-  /**
-   * Hook point name.
-   */
+  /** Hook point name. */
   point: string;
   handlerId: string;
-  /**
-   * Hook decision.
-   */
+  /** Hook decision. */
   decision: string;
-  /**
-   * Handler process exit code.
-   */
+  /** Handler process exit code. */
   exitCode?: number;
-  /**
-   * Summary of the handler's stderr.
-   */
+  /** Summary of the handler's stderr. */
   stderrSummary?: string;
-  /**
-   * Wall-clock duration (ms).
-   */
+  /** Wall-clock duration (ms). */
   durationMs: number;
 }
 
@@ -1626,9 +1286,7 @@ export interface HookResultData {
  * Schema: #/$defs/HookResultEvent.
  */
 export interface HookResultEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "hook/result";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -1641,9 +1299,7 @@ export interface HookResultEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: HookResultData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -1660,25 +1316,15 @@ export interface HookResultEvent {
  * Schema: #/$defs/ImageAttachmentRef.
  */
 export interface ImageAttachmentRef {
-  /**
-   * Opaque attachment id (AttachmentId); the local store uses sha256: + 64 lowercase hex.
-   */
+  /** Opaque attachment id (AttachmentId); the local store uses sha256: + 64 lowercase hex. */
   attachmentId: string;
-  /**
-   * Image media type.
-   */
+  /** Image media type. */
   mediaType: "image/png" | "image/jpeg" | "image/webp" | "image/gif";
-  /**
-   * Encoded byte length (bytes).
-   */
+  /** Encoded byte length (bytes). */
   bytes: number;
-  /**
-   * Intrinsic width (px).
-   */
+  /** Intrinsic width (px). */
   width: number;
-  /**
-   * Intrinsic height (px).
-   */
+  /** Intrinsic height (px). */
   height: number;
   /**
    * Display name without path (the local store strips control characters and caps it at 255
@@ -1694,13 +1340,9 @@ export interface ImageAttachmentRef {
  * Schema: #/$defs/ImageBlock.
  */
 export interface ImageBlock {
-  /**
-   * Block tag.
-   */
+  /** Block tag. */
   type: "image";
-  /**
-   * The referenced image.
-   */
+  /** The referenced image. */
   attachment: ImageAttachmentRef;
 }
 
@@ -1722,9 +1364,7 @@ export interface InitializeParams {
    * DeepSeek adapter only for deepseek-official, else -32603. SDK default deepseek-official.
    */
   provider: string;
-  /**
-   * Model for SDK-created agents. SDK default deepseek-v4-flash.
-   */
+  /** Model for SDK-created agents. SDK default deepseek-v4-flash. */
   model: string;
   /**
    * Cap on output tokens per model call for SDK-created agents and their in-process children.
@@ -1742,9 +1382,7 @@ export interface InitializeParams {
  * Schema: #/$defs/InitializeResult.
  */
 export interface InitializeResult {
-  /**
-   * Server identity.
-   */
+  /** Server identity. */
   serverInfo: ServerInfo;
 }
 
@@ -1767,13 +1405,9 @@ export type JsonObject = { [key: string]: JsonValue };
  * Schema: #/$defs/JsonRpcError.
  */
 export interface JsonRpcError {
-  /**
-   * JSON-RPC error code (integer). Observed: -32603.
-   */
+  /** JSON-RPC error code (integer). Observed: -32603. */
   code: number;
-  /**
-   * Human-readable error message (the thrown error's message).
-   */
+  /** Human-readable error message (the thrown error's message). */
   message: string;
   /**
    * Optional extra error data. The TS transport never writes it; Python's unused respond_error
@@ -1797,9 +1431,7 @@ export interface JsonRpcErrorResponse {
    * tolerated only by the validator's --snapshot mode.
    */
   jsonrpc: "2.0";
-  /**
-   * Echo of the request id, same JSON type.
-   */
+  /** Echo of the request id, same JSON type. */
   id: JsonRpcId;
   error: JsonRpcError;
 }
@@ -1852,9 +1484,7 @@ export interface JsonRpcNotification {
    * tolerated only by the validator's --snapshot mode.
    */
   jsonrpc: "2.0";
-  /**
-   * Notification method name (dot-separated, e.g. session.event).
-   */
+  /** Notification method name (dot-separated, e.g. session.event). */
   method: string;
   /**
    * Method parameters: a JSON object typed per method by x-methods. Decision 11.10: the wire
@@ -1881,9 +1511,7 @@ export interface JsonRpcRequest {
    * tolerated only by the validator's --snapshot mode.
    */
   jsonrpc: "2.0";
-  /**
-   * Request id, echoed in the response.
-   */
+  /** Request id, echoed in the response. */
   id: JsonRpcId;
   /**
    * Method name, e.g. initialize, session/prompt, shutdown. Unknown names are answered with
@@ -1914,9 +1542,7 @@ export interface JsonRpcSuccessResponse {
    * tolerated only by the validator's --snapshot mode.
    */
   jsonrpc: "2.0";
-  /**
-   * Echo of the request id, same JSON type.
-   */
+  /** Echo of the request id, same JSON type. */
   id: JsonRpcId;
   /**
    * Whatever the handler returned; typed per method by x-methods result (paired with the request
@@ -1942,30 +1568,20 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  * Schema: #/$defs/LlmCallConfig.
  */
 export interface LlmCallConfig {
-  /**
-   * Provider route; non-empty (load check).
-   */
+  /** Provider route; non-empty (load check). */
   provider: string;
-  /**
-   * Model id; non-empty (load check).
-   */
+  /** Model id; non-empty (load check). */
   model: string;
-  /**
-   * Adapter-owned opaque reasoning effort id (ReasoningEffortId); non-empty when present.
-   */
+  /** Adapter-owned opaque reasoning effort id (ReasoningEffortId); non-empty when present. */
   reasoningEffort?: string;
-  /**
-   * Sampling temperature.
-   */
+  /** Sampling temperature. */
   temperature?: number;
   /**
    * Output token cap (tokens). Typed number upstream and never validated; integral by meaning
    * only, so kept as JSON number (see DECISIONS.md 11.5).
    */
   maxTokens?: number;
-  /**
-   * Stop sequences.
-   */
+  /** Stop sequences. */
   stop?: string[];
 }
 
@@ -1978,13 +1594,9 @@ export interface LlmCallConfig {
  * Schema: #/$defs/LlmCallConfigAdapterDefaults.
  */
 export interface LlmCallConfigAdapterDefaults {
-  /**
-   * config.reasoningEffort was filled in by the adapter.
-   */
+  /** config.reasoningEffort was filled in by the adapter. */
   reasoningEffort?: true;
-  /**
-   * config.maxTokens was filled in by the adapter.
-   */
+  /** config.maxTokens was filled in by the adapter. */
   maxTokens?: true;
 }
 
@@ -1997,9 +1609,7 @@ export interface LlmCallConfigAdapterDefaults {
  * Schema: #/$defs/LlmFailure.
  */
 export interface LlmFailure {
-  /**
-   * Non-empty human-readable failure.
-   */
+  /** Non-empty human-readable failure. */
   message: string;
   /**
    * Non-empty machine code. Open vocabulary by design (decision 11.3): any non-empty string; codes
@@ -2010,17 +1620,11 @@ export interface LlmFailure {
    * INVALID_REPLAY_STATE, PI_AI_ERROR (HTTP_<status> stands for any other HTTP status).
    */
   code: string;
-  /**
-   * HTTP status observed at the provider boundary.
-   */
+  /** HTTP status observed at the provider boundary. */
   status?: number;
-  /**
-   * Provider-requested retry delay (ms); finite and > 0.
-   */
+  /** Provider-requested retry delay (ms); finite and > 0. */
   providerRetryAfterMs?: number;
-  /**
-   * Non-empty provider request id (ProviderRequestId), e.g. from x-request-id.
-   */
+  /** Non-empty provider request id (ProviderRequestId), e.g. from x-request-id. */
   requestId?: string;
 }
 
@@ -2045,9 +1649,7 @@ export type LlmRetry =
  * Schema: #/$defs/LlmRetryAlways.
  */
 export interface LlmRetryAlways {
-  /**
-   * Retry mode tag.
-   */
+  /** Retry mode tag. */
   mode: "always";
   retryId: string;
   /**
@@ -2060,26 +1662,18 @@ export interface LlmRetryAlways {
    * (packages/core/session/src/invariant.ts).
    */
   step: number;
-  /**
-   * Provider route of the failed call.
-   */
+  /** Provider route of the failed call. */
   provider: string;
-  /**
-   * Retry policy key.
-   */
+  /** Retry policy key. */
   policyKey: string;
-  /**
-   * Retry number.
-   */
+  /** Retry number. */
   retry: number;
   /**
    * Delay before the retry (ms). Typed number upstream and never validated; integral by meaning
    * only, so kept as JSON number (see DECISIONS.md 11.5).
    */
   delayMs: number;
-  /**
-   * The failure being retried.
-   */
+  /** The failure being retried. */
   failure: LlmFailure;
 }
 
@@ -2092,9 +1686,7 @@ export interface LlmRetryAlways {
  * Schema: #/$defs/LlmRetryEvent.
  */
 export interface LlmRetryEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "llm/retry";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -2107,9 +1699,7 @@ export interface LlmRetryEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: LlmRetry;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -2125,9 +1715,7 @@ export interface LlmRetryEvent {
  * Schema: #/$defs/LlmRetryNormal.
  */
 export interface LlmRetryNormal {
-  /**
-   * Retry mode tag.
-   */
+  /** Retry mode tag. */
   mode: "normal";
   retryId: string;
   /**
@@ -2140,30 +1728,20 @@ export interface LlmRetryNormal {
    * (packages/core/session/src/invariant.ts).
    */
   step: number;
-  /**
-   * Provider route of the failed call.
-   */
+  /** Provider route of the failed call. */
   provider: string;
-  /**
-   * Retry policy key.
-   */
+  /** Retry policy key. */
   policyKey: string;
-  /**
-   * Retry number.
-   */
+  /** Retry number. */
   retry: number;
   /**
    * Delay before the retry (ms). Typed number upstream and never validated; integral by meaning
    * only, so kept as JSON number (see DECISIONS.md 11.5).
    */
   delayMs: number;
-  /**
-   * The failure being retried.
-   */
+  /** The failure being retried. */
   failure: LlmFailure;
-  /**
-   * Retry budget.
-   */
+  /** Retry budget. */
   maxRetries: number;
 }
 
@@ -2185,9 +1763,7 @@ export interface LlmRetryStartedData {
    * (packages/core/session/src/invariant.ts).
    */
   step: number;
-  /**
-   * Retry number.
-   */
+  /** Retry number. */
   retry: number;
 }
 
@@ -2200,9 +1776,7 @@ export interface LlmRetryStartedData {
  * Schema: #/$defs/LlmRetryStartedEvent.
  */
 export interface LlmRetryStartedEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "llm/retry-started";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -2215,9 +1789,7 @@ export interface LlmRetryStartedEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: LlmRetryStartedData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -2246,21 +1818,13 @@ export interface LlmRetryUnknown {
  * Schema: #/$defs/Message.
  */
 export interface Message {
-  /**
-   * Message id (MessageId): a v4 UUID minted at creation; must be non-empty on load.
-   */
+  /** Message id (MessageId): a v4 UUID minted at creation; must be non-empty on load. */
   id: string;
-  /**
-   * Conversation role.
-   */
+  /** Conversation role. */
   role: "system" | "user" | "assistant";
-  /**
-   * Exact model-facing blocks.
-   */
+  /** Exact model-facing blocks. */
   content: ContentBlock[];
-  /**
-   * Who produced the message.
-   */
+  /** Who produced the message. */
   source: MessageSource;
 }
 
@@ -2299,21 +1863,13 @@ export type MessageSource =
  * Schema: #/$defs/ModelMessageSource.
  */
 export interface ModelMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "model";
-  /**
-   * Provider route that produced the message.
-   */
+  /** Provider route that produced the message. */
   provider: string;
-  /**
-   * Provider model id that produced the message.
-   */
+  /** Provider model id that produced the message. */
   model: string;
-  /**
-   * Adapter-private lossless-JSON replay state (typed unknown upstream).
-   */
+  /** Adapter-private lossless-JSON replay state (typed unknown upstream). */
   replayState?: JsonValue;
 }
 
@@ -2324,9 +1880,7 @@ export interface ModelMessageSource {
  * Schema: #/$defs/PermissionPresetData.
  */
 export interface PermissionPresetData {
-  /**
-   * Permission preset table key; never the value custom.
-   */
+  /** Permission preset table key; never the value custom. */
   preset: string;
 }
 
@@ -2339,9 +1893,7 @@ export interface PermissionPresetData {
  * Schema: #/$defs/PermissionPresetEvent.
  */
 export interface PermissionPresetEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "permission/preset";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -2354,9 +1906,7 @@ export interface PermissionPresetEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: PermissionPresetData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -2372,9 +1922,7 @@ export interface PermissionPresetEvent {
  * Schema: #/$defs/PlanModeData.
  */
 export interface PlanModeData {
-  /**
-   * Whether plan mode is active.
-   */
+  /** Whether plan mode is active. */
   active: boolean;
 }
 
@@ -2387,9 +1935,7 @@ export interface PlanModeData {
  * Schema: #/$defs/PlanModeEvent.
  */
 export interface PlanModeEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "plan/mode";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -2402,9 +1948,7 @@ export interface PlanModeEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: PlanModeData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -2423,22 +1967,16 @@ export interface PlanModeEvent {
  * Schema: #/$defs/PluginMessageSource.
  */
 export interface PluginMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "plugin";
-  /**
-   * Producing package name, e.g. @deepseek-ai/dsh-system-prompt.
-   */
+  /** Producing package name, e.g. @deepseek-ai/dsh-system-prompt. */
   plugin: string;
   /**
    * Producer-declared context form (ContextForm): instructions, catalog, snapshot, notice, relay
    * or recall; other values are opaque content.
    */
   form?: string;
-  /**
-   * Required when form is snapshot: the named contributions, in order.
-   */
+  /** Required when form is snapshot: the named contributions, in order. */
   sections?: ContextSnapshotSection[];
   /**
    * Required when form is notice: one-line account of what happened (producers bound it to 120
@@ -2454,13 +1992,9 @@ export interface PluginMessageSource {
  * Schema: #/$defs/ReasoningBlock.
  */
 export interface ReasoningBlock {
-  /**
-   * Block tag.
-   */
+  /** Block tag. */
   type: "reasoning";
-  /**
-   * The reasoning text.
-   */
+  /** The reasoning text. */
   text: string;
 }
 
@@ -2474,17 +2008,11 @@ export interface ReasoningBlock {
  * Schema: #/$defs/ReplaceSurfaceOp.
  */
 export interface ReplaceSurfaceOp {
-  /**
-   * Operation tag.
-   */
+  /** Operation tag. */
   op: "replace";
-  /**
-   * First replaced surface seq.
-   */
+  /** First replaced surface seq. */
   start: number;
-  /**
-   * Last replaced surface seq (inclusive).
-   */
+  /** Last replaced surface seq (inclusive). */
   end: number;
 }
 
@@ -2496,13 +2024,9 @@ export interface ReplaceSurfaceOp {
  * Schema: #/$defs/ReplayEnvelope.
  */
 export interface ReplayEnvelope {
-  /**
-   * Opaque adapter response data (lossless JSON).
-   */
+  /** Opaque adapter response data (lossless JSON). */
   response: JsonValue;
-  /**
-   * Opaque per-block data, one entry per emitted block.
-   */
+  /** Opaque per-block data, one entry per emitted block. */
   blocks?: JsonValue[];
 }
 
@@ -2513,13 +2037,9 @@ export interface ReplayEnvelope {
  * Schema: #/$defs/RequestContext.
  */
 export interface RequestContext {
-  /**
-   * Provider route.
-   */
+  /** Provider route. */
   provider: string;
-  /**
-   * Model id.
-   */
+  /** Model id. */
   model: string;
   /**
    * Context window of the model (tokens). Typed number upstream and never validated; integral by
@@ -2537,9 +2057,7 @@ export interface RequestContext {
  * Schema: #/$defs/RequestContextEvent.
  */
 export interface RequestContextEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "request/context";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -2552,9 +2070,7 @@ export interface RequestContextEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: RequestContext;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -2571,13 +2087,9 @@ export interface RequestContextEvent {
  * Schema: #/$defs/RequestHeaderData.
  */
 export interface RequestHeaderData {
-  /**
-   * The request header.
-   */
+  /** The request header. */
   header: EpochHeader;
-  /**
-   * Why the header was written.
-   */
+  /** Why the header was written. */
   reason: RequestHeaderReason;
 }
 
@@ -2590,9 +2102,7 @@ export interface RequestHeaderData {
  * Schema: #/$defs/RequestHeaderEvent.
  */
 export interface RequestHeaderEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "request/header";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -2605,9 +2115,7 @@ export interface RequestHeaderEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: RequestHeaderData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -2644,13 +2152,9 @@ export const RequestHeaderReason = {
  * Schema: #/$defs/SandboxModeData.
  */
 export interface SandboxModeData {
-  /**
-   * Sandbox mode.
-   */
+  /** Sandbox mode. */
   mode: "read-only" | "workspace-write" | "danger-full-access";
-  /**
-   * Present when inherited through delegation.
-   */
+  /** Present when inherited through delegation. */
   source?: "delegation";
 }
 
@@ -2663,9 +2167,7 @@ export interface SandboxModeData {
  * Schema: #/$defs/SandboxModeEvent.
  */
 export interface SandboxModeEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "sandbox/mode";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -2678,9 +2180,7 @@ export interface SandboxModeEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: SandboxModeData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -2713,17 +2213,11 @@ export type ScheduleChange =
  * Schema: #/$defs/ScheduleChangeCreate.
  */
 export interface ScheduleChangeCreate {
-  /**
-   * Operation tag.
-   */
+  /** Operation tag. */
   operation: "create";
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
-  /**
-   * The created schedule.
-   */
+  /** The created schedule. */
   schedule: ScheduleRecord;
 }
 
@@ -2735,17 +2229,11 @@ export interface ScheduleChangeCreate {
  * Schema: #/$defs/ScheduleChangeDelete.
  */
 export interface ScheduleChangeDelete {
-  /**
-   * Operation tag.
-   */
+  /** Operation tag. */
   operation: "delete";
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
-  /**
-   * Deleted schedule id.
-   */
+  /** Deleted schedule id. */
   id: string;
 }
 
@@ -2757,21 +2245,13 @@ export interface ScheduleChangeDelete {
  * Schema: #/$defs/ScheduleChangeDispatch.
  */
 export interface ScheduleChangeDispatch {
-  /**
-   * Operation tag.
-   */
+  /** Operation tag. */
   operation: "dispatch";
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
-  /**
-   * Dispatched schedule id.
-   */
+  /** Dispatched schedule id. */
   id: string;
-  /**
-   * Wall-clock decision time; only on dispatches of recurring every schedules.
-   */
+  /** Wall-clock decision time; only on dispatches of recurring every schedules. */
   acceptedAt?: ScheduleInstant;
 }
 
@@ -2784,9 +2264,7 @@ export interface ScheduleChangeDispatch {
  * Schema: #/$defs/ScheduleChangeEvent.
  */
 export interface ScheduleChangeEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "schedule/change";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -2799,9 +2277,7 @@ export interface ScheduleChangeEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ScheduleChange;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -2855,25 +2331,15 @@ export type ScheduleRecord =
  * Schema: #/$defs/ScheduleRecordAfter.
  */
 export interface ScheduleRecordAfter {
-  /**
-   * Schedule kind tag.
-   */
+  /** Schedule kind tag. */
   kind: "after";
-  /**
-   * Schedule id (ScheduleId); session-local, never reused.
-   */
+  /** Schedule id (ScheduleId); session-local, never reused. */
   id: string;
-  /**
-   * Prompt to run (non-empty, already trimmed).
-   */
+  /** Prompt to run (non-empty, already trimmed). */
   prompt: string;
-  /**
-   * When the schedule was created / is due.
-   */
+  /** When the schedule was created / is due. */
   scheduledAt: ScheduleInstant;
-  /**
-   * Delay in seconds; positive safe integer.
-   */
+  /** Delay in seconds; positive safe integer. */
   afterSeconds: number;
 }
 
@@ -2885,21 +2351,13 @@ export interface ScheduleRecordAfter {
  * Schema: #/$defs/ScheduleRecordAt.
  */
 export interface ScheduleRecordAt {
-  /**
-   * Schedule kind tag.
-   */
+  /** Schedule kind tag. */
   kind: "at";
-  /**
-   * Schedule id (ScheduleId); session-local, never reused.
-   */
+  /** Schedule id (ScheduleId); session-local, never reused. */
   id: string;
-  /**
-   * Prompt to run (non-empty, already trimmed).
-   */
+  /** Prompt to run (non-empty, already trimmed). */
   prompt: string;
-  /**
-   * When the schedule was created / is due.
-   */
+  /** When the schedule was created / is due. */
   scheduledAt: ScheduleInstant;
 }
 
@@ -2911,25 +2369,15 @@ export interface ScheduleRecordAt {
  * Schema: #/$defs/ScheduleRecordEvery.
  */
 export interface ScheduleRecordEvery {
-  /**
-   * Schedule kind tag.
-   */
+  /** Schedule kind tag. */
   kind: "every";
-  /**
-   * Schedule id (ScheduleId); session-local, never reused.
-   */
+  /** Schedule id (ScheduleId); session-local, never reused. */
   id: string;
-  /**
-   * Prompt to run (non-empty, already trimmed).
-   */
+  /** Prompt to run (non-empty, already trimmed). */
   prompt: string;
-  /**
-   * When the schedule was created / is due.
-   */
+  /** When the schedule was created / is due. */
   scheduledAt: ScheduleInstant;
-  /**
-   * Period in seconds; safe integer >= 300.
-   */
+  /** Period in seconds; safe integer >= 300. */
   everySeconds: number;
 }
 
@@ -2974,13 +2422,9 @@ export const SdkRunStatus = {
  * Schema: #/$defs/ServerInfo.
  */
 export interface ServerInfo {
-  /**
-   * Server name; always deepseek-harness-sdk-runtime.
-   */
+  /** Server name; always deepseek-harness-sdk-runtime. */
   name: string;
-  /**
-   * Server version; always the fixed string 0.0.1.
-   */
+  /** Server version; always the fixed string 0.0.1. */
   version: string;
 }
 
@@ -3008,9 +2452,7 @@ export interface SessionEndSeedData {
  * Schema: #/$defs/SessionEndSeedEvent.
  */
 export interface SessionEndSeedEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "session/end-seed";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -3023,9 +2465,7 @@ export interface SessionEndSeedEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: SessionEndSeedData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -3107,13 +2547,9 @@ export type SessionEvent =
  * Schema: #/$defs/SessionEventNotification.
  */
 export interface SessionEventNotification {
-  /**
-   * Session the event belongs to (SDK-chosen id, or a runtime-minted UUID for children).
-   */
+  /** Session the event belongs to (SDK-chosen id, or a runtime-minted UUID for children). */
   sessionId: string;
-  /**
-   * The session-log event envelope.
-   */
+  /** The session-log event envelope. */
   event: SessionEvent;
 }
 
@@ -3125,9 +2561,7 @@ export interface SessionEventNotification {
  * Schema: #/$defs/SessionPromptParams.
  */
 export interface SessionPromptParams {
-  /**
-   * Client-chosen session id; no format check. SDK-minted ids are session- + 32 lowercase hex.
-   */
+  /** Client-chosen session id; no format check. SDK-minted ids are session- + 32 lowercase hex. */
   sessionId: string;
   /**
    * Content of the new user message, used verbatim (source {kind:"user"}). SDKs turn a plain
@@ -3160,36 +2594,22 @@ export interface SessionPromptResult {
  * Schema: #/$defs/SessionReference.
  */
 export interface SessionReference {
-  /**
-   * Referenced session.
-   */
+  /** Referenced session. */
   sessionId: string;
-  /**
-   * Display label.
-   */
+  /** Display label. */
   label: string;
-  /**
-   * Last event seq captured from the referenced session, or null.
-   */
+  /** Last event seq captured from the referenced session, or null. */
   capturedThroughSeq: number | null;
-  /**
-   * Whether the referenced history was compacted.
-   */
+  /** Whether the referenced history was compacted. */
   compacted: boolean;
-  /**
-   * Messages in the referenced session.
-   */
+  /** Messages in the referenced session. */
   originalMessages: number;
   retainedMessages: number;
   omittedMessages: number;
   omittedBytes: number;
-  /**
-   * Whether the material was truncated.
-   */
+  /** Whether the material was truncated. */
   truncated: boolean;
-  /**
-   * Index of the reference in the user's input.
-   */
+  /** Index of the reference in the user's input. */
   inputIndex: number;
 }
 
@@ -3200,21 +2620,13 @@ export interface SessionReference {
  * Schema: #/$defs/SessionReferenceMessageSource.
  */
 export interface SessionReferenceMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "session-reference";
-  /**
-   * Context form.
-   */
+  /** Context form. */
   form: "recall";
-  /**
-   * Format version.
-   */
+  /** Format version. */
   version: 1;
-  /**
-   * Referenced sessions.
-   */
+  /** Referenced sessions. */
   references: SessionReference[];
 }
 
@@ -3225,13 +2637,9 @@ export interface SessionReferenceMessageSource {
  * Schema: #/$defs/SessionStatusNotification.
  */
 export interface SessionStatusNotification {
-  /**
-   * Session whose agent changed state.
-   */
+  /** Session whose agent changed state. */
   sessionId: string;
-  /**
-   * Agent state after the change; internal maintenance phases report as idle.
-   */
+  /** Agent state after the change; internal maintenance phases report as idle. */
   status: "idle" | "running";
 }
 
@@ -3242,17 +2650,11 @@ export interface SessionStatusNotification {
  * Schema: #/$defs/SessionTitleData.
  */
 export interface SessionTitleData {
-  /**
-   * Normalized, non-empty title.
-   */
+  /** Normalized, non-empty title. */
   title: string;
-  /**
-   * Seqs of the messages the title is based on (empty for a user rename).
-   */
+  /** Seqs of the messages the title is based on (empty for a user rename). */
   messageSeqs: number[];
-  /**
-   * Where the title came from.
-   */
+  /** Where the title came from. */
   source: SessionTitleSource;
 }
 
@@ -3265,9 +2667,7 @@ export interface SessionTitleData {
  * Schema: #/$defs/SessionTitleEvent.
  */
 export interface SessionTitleEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "session/title";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -3280,9 +2680,7 @@ export interface SessionTitleEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: SessionTitleData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -3299,25 +2697,15 @@ export interface SessionTitleEvent {
  * Schema: #/$defs/SessionTitleLlmRequestData.
  */
 export interface SessionTitleLlmRequestData {
-  /**
-   * Session title provider id (SessionTitleProviderId).
-   */
+  /** Session title provider id (SessionTitleProviderId). */
   titleProvider: string;
-  /**
-   * Seqs of the messages the title is based on.
-   */
+  /** Seqs of the messages the title is based on. */
   messageSeqs: number[];
-  /**
-   * Route of the title request.
-   */
+  /** Route of the title request. */
   route: SessionTitleRoute;
-  /**
-   * System prompt of the title request.
-   */
+  /** System prompt of the title request. */
   system: string;
-  /**
-   * Request messages (role may be system, user or assistant).
-   */
+  /** Request messages (role may be system, user or assistant). */
   messages: Message[];
   /**
    * Output cap (tokens). Typed number upstream and never validated; integral by meaning only, so
@@ -3335,9 +2723,7 @@ export interface SessionTitleLlmRequestData {
  * Schema: #/$defs/SessionTitleLlmRequestEvent.
  */
 export interface SessionTitleLlmRequestEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "session/title-llm-request";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -3350,9 +2736,7 @@ export interface SessionTitleLlmRequestEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: SessionTitleLlmRequestData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -3369,13 +2753,9 @@ export interface SessionTitleLlmRequestEvent {
  * Schema: #/$defs/SessionTitleRoute.
  */
 export interface SessionTitleRoute {
-  /**
-   * Provider route.
-   */
+  /** Provider route. */
   provider: string;
-  /**
-   * Model id.
-   */
+  /** Model id. */
   model: string;
 }
 
@@ -3401,9 +2781,7 @@ export type SessionTitleSource =
  * Schema: #/$defs/SessionTitleSourceFallback.
  */
 export interface SessionTitleSourceFallback {
-  /**
-   * Title source tag.
-   */
+  /** Title source tag. */
   kind: "fallback";
 }
 
@@ -3413,17 +2791,11 @@ export interface SessionTitleSourceFallback {
  * Schema: #/$defs/SessionTitleSourceProvider.
  */
 export interface SessionTitleSourceProvider {
-  /**
-   * Title source tag.
-   */
+  /** Title source tag. */
   kind: "provider";
-  /**
-   * Title provider.
-   */
+  /** Title provider. */
   provider: string;
-  /**
-   * Route of the model that wrote the title.
-   */
+  /** Route of the model that wrote the title. */
   model?: SessionTitleRoute;
 }
 
@@ -3446,9 +2818,7 @@ export interface SessionTitleSourceUnknown {
  * Schema: #/$defs/SessionTitleSourceUser.
  */
 export interface SessionTitleSourceUser {
-  /**
-   * Title source tag.
-   */
+  /** Title source tag. */
   kind: "user";
 }
 
@@ -3459,13 +2829,9 @@ export interface SessionTitleSourceUser {
  * Schema: #/$defs/ShadowedRange.
  */
 export interface ShadowedRange {
-  /**
-   * First shadowed surface seq.
-   */
+  /** First shadowed surface seq. */
   start: number;
-  /**
-   * Last shadowed surface seq.
-   */
+  /** Last shadowed surface seq. */
   end: number;
 }
 
@@ -3503,13 +2869,9 @@ export interface ShutdownResult {
  * Schema: #/$defs/SkillCatalogEntry.
  */
 export interface SkillCatalogEntry {
-  /**
-   * Skill name.
-   */
+  /** Skill name. */
   name: string;
-  /**
-   * Skill description.
-   */
+  /** Skill description. */
   description: string;
 }
 
@@ -3520,21 +2882,13 @@ export interface SkillCatalogEntry {
  * Schema: #/$defs/SkillCatalogMessageSource.
  */
 export interface SkillCatalogMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "skill-catalog";
-  /**
-   * Context form.
-   */
+  /** Context form. */
   form: "catalog";
-  /**
-   * Present (true) when this republishes a changed catalog.
-   */
+  /** Present (true) when this republishes a changed catalog. */
   update?: true;
-  /**
-   * Catalog entries.
-   */
+  /** Catalog entries. */
   entries: SkillCatalogEntry[];
 }
 
@@ -3544,17 +2898,11 @@ export interface SkillCatalogMessageSource {
  * Schema: #/$defs/SkillInvocationMessageSource.
  */
 export interface SkillInvocationMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "skill-invocation";
-  /**
-   * Skill name.
-   */
+  /** Skill name. */
   name: string;
-  /**
-   * Context form.
-   */
+  /** Context form. */
   form: "instructions";
 }
 
@@ -3585,9 +2933,7 @@ export interface StepEndData {
  * Schema: #/$defs/StepEndEvent.
  */
 export interface StepEndEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "step/end";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -3600,9 +2946,7 @@ export interface StepEndEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: StepEndData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -3640,9 +2984,7 @@ export interface StepStartData {
  * Schema: #/$defs/StepStartEvent.
  */
 export interface StepStartEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "step/start";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -3655,9 +2997,7 @@ export interface StepStartEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: StepStartData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -3694,17 +3034,11 @@ export type StreamChunk =
  * Schema: #/$defs/StreamChunkBlockEnd.
  */
 export interface StreamChunkBlockEnd {
-  /**
-   * Chunk tag.
-   */
+  /** Chunk tag. */
   type: "block-end";
-  /**
-   * Block index.
-   */
+  /** Block index. */
   index: number;
-  /**
-   * The assembled block.
-   */
+  /** The assembled block. */
   block: ContentBlock;
 }
 
@@ -3714,17 +3048,11 @@ export interface StreamChunkBlockEnd {
  * Schema: #/$defs/StreamChunkBlockStart.
  */
 export interface StreamChunkBlockStart {
-  /**
-   * Chunk tag.
-   */
+  /** Chunk tag. */
   type: "block-start";
-  /**
-   * Block index correlating this block's deltas.
-   */
+  /** Block index correlating this block's deltas. */
   index: number;
-  /**
-   * ContentBlock type value of the block being opened (open vocabulary like ContentBlock).
-   */
+  /** ContentBlock type value of the block being opened (open vocabulary like ContentBlock). */
   blockType: string;
 }
 
@@ -3735,17 +3063,11 @@ export interface StreamChunkBlockStart {
  * Schema: #/$defs/StreamChunkFinish.
  */
 export interface StreamChunkFinish {
-  /**
-   * Chunk tag.
-   */
+  /** Chunk tag. */
   type: "finish";
-  /**
-   * Why the response stopped.
-   */
+  /** Why the response stopped. */
   reason: FinishReason;
-  /**
-   * Adapter-private replay data of a successful response.
-   */
+  /** Adapter-private replay data of a successful response. */
   replayState?: ReplayEnvelope;
 }
 
@@ -3756,17 +3078,11 @@ export interface StreamChunkFinish {
  * Schema: #/$defs/StreamChunkReasoningDelta.
  */
 export interface StreamChunkReasoningDelta {
-  /**
-   * Chunk tag.
-   */
+  /** Chunk tag. */
   type: "reasoning-delta";
-  /**
-   * Block index.
-   */
+  /** Block index. */
   index: number;
-  /**
-   * Reasoning text fragment.
-   */
+  /** Reasoning text fragment. */
   text: string;
 }
 
@@ -3776,17 +3092,11 @@ export interface StreamChunkReasoningDelta {
  * Schema: #/$defs/StreamChunkTextDelta.
  */
 export interface StreamChunkTextDelta {
-  /**
-   * Chunk tag.
-   */
+  /** Chunk tag. */
   type: "text-delta";
-  /**
-   * Block index.
-   */
+  /** Block index. */
   index: number;
-  /**
-   * Text fragment (may be empty).
-   */
+  /** Text fragment (may be empty). */
   text: string;
 }
 
@@ -3797,25 +3107,15 @@ export interface StreamChunkTextDelta {
  * Schema: #/$defs/StreamChunkToolCallDelta.
  */
 export interface StreamChunkToolCallDelta {
-  /**
-   * Chunk tag.
-   */
+  /** Chunk tag. */
   type: "tool-call-delta";
-  /**
-   * Block index.
-   */
+  /** Block index. */
   index: number;
-  /**
-   * Call id (CallId).
-   */
+  /** Call id (CallId). */
   id: string;
-  /**
-   * Tool name (present at least on the first delta).
-   */
+  /** Tool name (present at least on the first delta). */
   name?: string;
-  /**
-   * Fragment of the raw JSON argument text (may be empty).
-   */
+  /** Fragment of the raw JSON argument text (may be empty). */
   argumentsDelta: string;
 }
 
@@ -3838,13 +3138,9 @@ export interface StreamChunkUnknown {
  * Schema: #/$defs/StreamChunkUsage.
  */
 export interface StreamChunkUsage {
-  /**
-   * Chunk tag.
-   */
+  /** Chunk tag. */
   type: "usage";
-  /**
-   * Provider usage for the call.
-   */
+  /** Provider usage for the call. */
   usage: TokenUsage;
 }
 
@@ -3874,33 +3170,19 @@ export interface SubagentDescriptorContinuable {
    * to 2, because readers treat other versions as unclassifiable rather than rejecting them.
    */
   version: number;
-  /**
-   * Descriptor mode tag.
-   */
+  /** Descriptor mode tag. */
   mode: "continuable";
-  /**
-   * Subagent provider that created the child.
-   */
+  /** Subagent provider that created the child. */
   provider: string;
-  /**
-   * Delegation description used as a durable label.
-   */
+  /** Delegation description used as a durable label. */
   label: string;
-  /**
-   * Child LLM provider.
-   */
+  /** Child LLM provider. */
   agentProvider?: string;
-  /**
-   * Child model.
-   */
+  /** Child model. */
   agentModel?: string;
-  /**
-   * Child persona text.
-   */
+  /** Child persona text. */
   persona?: string;
-  /**
-   * Child tool restriction.
-   */
+  /** Child tool restriction. */
   toolFilter?: ToolFilter;
 }
 
@@ -3914,9 +3196,7 @@ export interface SubagentDescriptorContinuable {
  * Schema: #/$defs/SubagentDescriptorEvent.
  */
 export interface SubagentDescriptorEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "subagent/descriptor";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -3929,9 +3209,7 @@ export interface SubagentDescriptorEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: SubagentDescriptor;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -3953,17 +3231,11 @@ export interface SubagentDescriptorOneShot {
    * to 2, because readers treat other versions as unclassifiable rather than rejecting them.
    */
   version: number;
-  /**
-   * Descriptor mode tag.
-   */
+  /** Descriptor mode tag. */
   mode: "one-shot";
-  /**
-   * Subagent provider that created the child.
-   */
+  /** Subagent provider that created the child. */
   provider: string;
-  /**
-   * Delegation description used as a durable label.
-   */
+  /** Delegation description used as a durable label. */
   label?: string;
 }
 
@@ -3988,26 +3260,16 @@ export interface SubagentDescriptorUnknown {
  * Schema: #/$defs/SubagentFinishedNotification.
  */
 export interface SubagentFinishedNotification {
-  /**
-   * Subagent provider that executed the child, e.g. spawn.
-   */
+  /** Subagent provider that executed the child, e.g. spawn. */
   provider: string;
-  /**
-   * Child agent id; this server sets it equal to childSessionId (DECISIONS.md 11.15).
-   */
+  /** Child agent id; this server sets it equal to childSessionId (DECISIONS.md 11.15). */
   agentId: string;
-  /**
-   * Delegating session.
-   */
+  /** Delegating session. */
   parentSessionId: string;
   childSessionId: string;
-  /**
-   * ok/error mapping of stopReason.
-   */
+  /** ok/error mapping of stopReason. */
   status: SdkRunStatus;
-  /**
-   * Stop reason as reported by the provider.
-   */
+  /** Stop reason as reported by the provider. */
   stopReason: SubagentStopReason;
   /**
    * Content of the child's most recent assistant message that had any content, verbatim (may
@@ -4024,17 +3286,11 @@ export interface SubagentFinishedNotification {
  * Schema: #/$defs/SubagentReportMessageSource.
  */
 export interface SubagentReportMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "subagent-report";
-  /**
-   * Context form.
-   */
+  /** Context form. */
   form: "relay";
-  /**
-   * Sending session.
-   */
+  /** Sending session. */
   senderSessionId: string;
 }
 
@@ -4045,21 +3301,13 @@ export interface SubagentReportMessageSource {
  * Schema: #/$defs/SubagentSettledMessageSource.
  */
 export interface SubagentSettledMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "subagent-settled";
-  /**
-   * Context form.
-   */
+  /** Context form. */
   form: "notice";
-  /**
-   * One-line account.
-   */
+  /** One-line account. */
   summary: string;
-  /**
-   * Sending session.
-   */
+  /** Sending session. */
   senderSessionId: string;
 }
 
@@ -4073,9 +3321,7 @@ export interface SubagentSettledMessageSource {
  */
 export interface SubagentStartedNotification {
   parentSessionId: string;
-  /**
-   * Newly created child (or forked) session.
-   */
+  /** Newly created child (or forked) session. */
   childSessionId: string;
 }
 
@@ -4140,14 +3386,10 @@ export const SurfaceOpAppend = {
  * Schema: #/$defs/TeamMemberData.
  */
 export interface TeamMemberData {
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
   teamId: string;
-  /**
-   * Member state.
-   */
+  /** Member state. */
   member: TeamMemberSnapshot;
 }
 
@@ -4160,9 +3402,7 @@ export interface TeamMemberData {
  * Schema: #/$defs/TeamMemberEvent.
  */
 export interface TeamMemberEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "team/member";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -4175,9 +3415,7 @@ export interface TeamMemberEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: TeamMemberData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -4197,21 +3435,13 @@ export interface TeamMemberSnapshot {
   id: string;
   name: string;
   description: string;
-  /**
-   * Subagent provider of the member.
-   */
+  /** Subagent provider of the member. */
   provider: string;
-  /**
-   * Whether the member starts from a fresh or forked context.
-   */
+  /** Whether the member starts from a fresh or forked context. */
   context: "fresh" | "fork";
-  /**
-   * Member lifecycle phase.
-   */
+  /** Member lifecycle phase. */
   phase: "provisioning" | "active" | "failed";
-  /**
-   * Failure description.
-   */
+  /** Failure description. */
   error?: string;
 }
 
@@ -4222,14 +3452,10 @@ export interface TeamMemberSnapshot {
  * Schema: #/$defs/TeamMessageDeliveredData.
  */
 export interface TeamMessageDeliveredData {
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
   teamId: string;
-  /**
-   * Delivered message id.
-   */
+  /** Delivered message id. */
   messageId: string;
   targetId: string;
 }
@@ -4243,9 +3469,7 @@ export interface TeamMessageDeliveredData {
  * Schema: #/$defs/TeamMessageDeliveredEvent.
  */
 export interface TeamMessageDeliveredEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "team/message/delivered";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -4258,9 +3482,7 @@ export interface TeamMessageDeliveredEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: TeamMessageDeliveredData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -4277,22 +3499,14 @@ export interface TeamMessageDeliveredEvent {
  * Schema: #/$defs/TeamMessageMessageSource.
  */
 export interface TeamMessageMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "team-message";
   teamId: string;
-  /**
-   * Team message id (TeamMessageId).
-   */
+  /** Team message id (TeamMessageId). */
   messageId: string;
-  /**
-   * Sending member id.
-   */
+  /** Sending member id. */
   senderId: string;
-  /**
-   * Sending member name.
-   */
+  /** Sending member name. */
   senderName: string;
 }
 
@@ -4303,14 +3517,10 @@ export interface TeamMessageMessageSource {
  * Schema: #/$defs/TeamMessageQueuedData.
  */
 export interface TeamMessageQueuedData {
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
   teamId: string;
-  /**
-   * The queued message.
-   */
+  /** The queued message. */
   message: TeamMessageSnapshot;
 }
 
@@ -4323,9 +3533,7 @@ export interface TeamMessageQueuedData {
  * Schema: #/$defs/TeamMessageQueuedEvent.
  */
 export interface TeamMessageQueuedEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "team/message/queued";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -4338,9 +3546,7 @@ export interface TeamMessageQueuedEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: TeamMessageQueuedData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -4356,20 +3562,14 @@ export interface TeamMessageQueuedEvent {
  * Schema: #/$defs/TeamMessageSnapshot.
  */
 export interface TeamMessageSnapshot {
-  /**
-   * Message id (TeamMessageId).
-   */
+  /** Message id (TeamMessageId). */
   id: string;
   senderId: string;
   senderName: string;
   targetId: string;
-  /**
-   * Whether delivery wakes the target.
-   */
+  /** Whether delivery wakes the target. */
   delivery: "quiet" | "wakeup";
-  /**
-   * Message content.
-   */
+  /** Message content. */
   content: ContentBlock[];
 }
 
@@ -4380,14 +3580,10 @@ export interface TeamMessageSnapshot {
  * Schema: #/$defs/TeamTaskData.
  */
 export interface TeamTaskData {
-  /**
-   * Payload version.
-   */
+  /** Payload version. */
   version: 1;
   teamId: string;
-  /**
-   * Task state.
-   */
+  /** Task state. */
   task: TeamTaskSnapshot;
 }
 
@@ -4400,9 +3596,7 @@ export interface TeamTaskData {
  * Schema: #/$defs/TeamTaskEvent.
  */
 export interface TeamTaskEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "team/task";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -4415,9 +3609,7 @@ export interface TeamTaskEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: TeamTaskData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -4434,37 +3626,21 @@ export interface TeamTaskEvent {
  * Schema: #/$defs/TeamTaskSnapshot.
  */
 export interface TeamTaskSnapshot {
-  /**
-   * Task id (TeamTaskId).
-   */
+  /** Task id (TeamTaskId). */
   id: string;
-  /**
-   * Task revision.
-   */
+  /** Task revision. */
   revision: number;
-  /**
-   * Task subject.
-   */
+  /** Task subject. */
   subject: string;
-  /**
-   * Task description.
-   */
+  /** Task description. */
   description: string;
-  /**
-   * Task status.
-   */
+  /** Task status. */
   status: "pending" | "in_progress" | "completed" | "deleted";
-  /**
-   * Owning member id.
-   */
+  /** Owning member id. */
   ownerId?: string;
-  /**
-   * Ids of tasks blocking this one.
-   */
+  /** Ids of tasks blocking this one. */
   blockedBy: string[];
-  /**
-   * Write scopes of the task.
-   */
+  /** Write scopes of the task. */
   writeScopes: string[];
 }
 
@@ -4474,9 +3650,7 @@ export interface TeamTaskSnapshot {
  * Schema: #/$defs/TextBlock.
  */
 export interface TextBlock {
-  /**
-   * Block tag.
-   */
+  /** Block tag. */
   type: "text";
   text: string;
 }
@@ -4487,13 +3661,9 @@ export interface TextBlock {
  * Schema: #/$defs/TodoItem.
  */
 export interface TodoItem {
-  /**
-   * Short task line.
-   */
+  /** Short task line. */
   content: string;
-  /**
-   * Task status.
-   */
+  /** Task status. */
   status: "pending" | "in_progress" | "completed";
 }
 
@@ -4504,9 +3674,7 @@ export interface TodoItem {
  * Schema: #/$defs/TodoWriteData.
  */
 export interface TodoWriteData {
-  /**
-   * The complete todo list.
-   */
+  /** The complete todo list. */
   todos: TodoItem[];
 }
 
@@ -4519,9 +3687,7 @@ export interface TodoWriteData {
  * Schema: #/$defs/TodoWriteEvent.
  */
 export interface TodoWriteEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "todo/write";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -4534,9 +3700,7 @@ export interface TodoWriteEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: TodoWriteData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -4588,22 +3752,16 @@ export interface TokenUsage {
  * Schema: #/$defs/ToolCallBlock.
  */
 export interface ToolCallBlock {
-  /**
-   * Block tag.
-   */
+  /** Block tag. */
   type: "tool-call";
   /**
    * Provider-issued call id (CallId), e.g. call_00_...; mocks use arbitrary strings. Correlates
    * with the matching tool result.
    */
   id: string;
-  /**
-   * Tool name.
-   */
+  /** Tool name. */
   name: string;
-  /**
-   * Raw JSON argument text exactly as produced by the model (not parsed).
-   */
+  /** Raw JSON argument text exactly as produced by the model (not parsed). */
   arguments: string;
 }
 
@@ -4624,17 +3782,11 @@ export interface ToolCallData {
    * (packages/core/session/src/invariant.ts).
    */
   step: number;
-  /**
-   * Call id (CallId) pairing the call with its result.
-   */
+  /** Call id (CallId) pairing the call with its result. */
   callId: string;
-  /**
-   * Tool name.
-   */
+  /** Tool name. */
   name: string;
-  /**
-   * The model's argument text as emitted, not parsed (normally JSON).
-   */
+  /** The model's argument text as emitted, not parsed (normally JSON). */
   arguments: string;
 }
 
@@ -4647,9 +3799,7 @@ export interface ToolCallData {
  * Schema: #/$defs/ToolCallEvent.
  */
 export interface ToolCallEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "tool/call";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -4662,9 +3812,7 @@ export interface ToolCallEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ToolCallData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -4681,30 +3829,18 @@ export interface ToolCallEvent {
  * Schema: #/$defs/ToolCodeDispatchData.
  */
 export interface ToolCodeDispatchData {
-  /**
-   * Call id of the root tool call.
-   */
+  /** Call id of the root tool call. */
   rootCallId: string;
   parentCallId: string;
-  /**
-   * Sub-call id, format <parent>:code:<n>.
-   */
+  /** Sub-call id, format <parent>:code:<n>. */
   subCallId: string;
-  /**
-   * Dispatched tool name.
-   */
+  /** Dispatched tool name. */
   name: string;
-  /**
-   * Already-normalized arguments value (any lossless JSON, not a string).
-   */
+  /** Already-normalized arguments value (any lossless JSON, not a string). */
   arguments: JsonValue;
-  /**
-   * Whether the call failed.
-   */
+  /** Whether the call failed. */
   isError: boolean;
-  /**
-   * Result content.
-   */
+  /** Result content. */
   content: ContentBlock[];
 }
 
@@ -4717,9 +3853,7 @@ export interface ToolCodeDispatchData {
  * Schema: #/$defs/ToolCodeDispatchEvent.
  */
 export interface ToolCodeDispatchEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "tool/code-dispatch";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -4732,9 +3866,7 @@ export interface ToolCodeDispatchEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ToolCodeDispatchData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -4751,22 +3883,14 @@ export interface ToolCodeDispatchEvent {
  * Schema: #/$defs/ToolCodeDispatchStartData.
  */
 export interface ToolCodeDispatchStartData {
-  /**
-   * Call id of the root tool call.
-   */
+  /** Call id of the root tool call. */
   rootCallId: string;
   parentCallId: string;
-  /**
-   * Sub-call id, format <parent>:code:<n>.
-   */
+  /** Sub-call id, format <parent>:code:<n>. */
   subCallId: string;
-  /**
-   * Dispatched tool name.
-   */
+  /** Dispatched tool name. */
   name: string;
-  /**
-   * Already-normalized arguments value (any lossless JSON, not a string).
-   */
+  /** Already-normalized arguments value (any lossless JSON, not a string). */
   arguments: JsonValue;
 }
 
@@ -4779,9 +3903,7 @@ export interface ToolCodeDispatchStartData {
  * Schema: #/$defs/ToolCodeDispatchStartEvent.
  */
 export interface ToolCodeDispatchStartEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "tool/code-dispatch-start";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -4794,9 +3916,7 @@ export interface ToolCodeDispatchStartEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ToolCodeDispatchStartData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -4813,13 +3933,9 @@ export interface ToolCodeDispatchStartEvent {
  * Schema: #/$defs/ToolFilter.
  */
 export interface ToolFilter {
-  /**
-   * Tools allowed.
-   */
+  /** Tools allowed. */
   allow?: string[];
-  /**
-   * Tools denied.
-   */
+  /** Tools denied. */
   deny?: string[];
 }
 
@@ -4830,13 +3946,9 @@ export interface ToolFilter {
  * Schema: #/$defs/ToolMessageSource.
  */
 export interface ToolMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "tool";
-  /**
-   * Call id (CallId) of the tool call answered.
-   */
+  /** Call id (CallId) of the tool call answered. */
   callId: string;
 }
 
@@ -4847,21 +3959,13 @@ export interface ToolMessageSource {
  * Schema: #/$defs/ToolResultBlock.
  */
 export interface ToolResultBlock {
-  /**
-   * Block tag.
-   */
+  /** Block tag. */
   type: "tool-result";
-  /**
-   * Call id (CallId) of the tool-call block this answers.
-   */
+  /** Call id (CallId) of the tool-call block this answers. */
   toolCallId: string;
-  /**
-   * Result content (recursive ContentBlock list).
-   */
+  /** Result content (recursive ContentBlock list). */
   content: ContentBlock[];
-  /**
-   * Whether the tool failed; always written by the runtime's tool-result constructor.
-   */
+  /** Whether the tool failed; always written by the runtime's tool-result constructor. */
   isError?: boolean;
 }
 
@@ -4883,17 +3987,11 @@ export interface ToolResultData {
    * (packages/core/session/src/invariant.ts).
    */
   step: number;
-  /**
-   * The tool result message.
-   */
+  /** The tool result message. */
   message: ToolResultMessage;
-  /**
-   * Present when the tool failed with a harness error.
-   */
+  /** Present when the tool failed with a harness error. */
   error?: ToolResultError;
-  /**
-   * Tool-private presentation payload (opaque lossless JSON).
-   */
+  /** Tool-private presentation payload (opaque lossless JSON). */
   meta?: JsonValue;
 }
 
@@ -4904,9 +4002,7 @@ export interface ToolResultData {
  * Schema: #/$defs/ToolResultError.
  */
 export interface ToolResultError {
-  /**
-   * Error class name.
-   */
+  /** Error class name. */
   name: string;
   /**
    * Harness error code; log repair writes the synthetic codes TOOL_NOT_STARTED and
@@ -4923,9 +4019,7 @@ export interface ToolResultError {
  * Schema: #/$defs/ToolResultEvent.
  */
 export interface ToolResultEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "tool/result";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -4938,9 +4032,7 @@ export interface ToolResultEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ToolResultData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -4970,21 +4062,13 @@ export interface ToolResultEvent {
  * Schema: #/$defs/ToolResultMessage.
  */
 export interface ToolResultMessage {
-  /**
-   * Message id (MessageId): a v4 UUID minted at creation; must be non-empty on load.
-   */
+  /** Message id (MessageId): a v4 UUID minted at creation; must be non-empty on load. */
   id: string;
-  /**
-   * Always user.
-   */
+  /** Always user. */
   role: "user";
-  /**
-   * Exactly one tool-result block.
-   */
+  /** Exactly one tool-result block. */
   content: ToolResultBlock[];
-  /**
-   * The tool call answered.
-   */
+  /** The tool call answered. */
   source: ToolMessageSource;
 }
 
@@ -4995,17 +4079,11 @@ export interface ToolResultMessage {
  * Schema: #/$defs/ToolSchema.
  */
 export interface ToolSchema {
-  /**
-   * Tool name.
-   */
+  /** Tool name. */
   name: string;
-  /**
-   * Model-facing description.
-   */
+  /** Model-facing description. */
   description: string;
-  /**
-   * JSON Schema of the arguments (arbitrary object).
-   */
+  /** JSON Schema of the arguments (arbitrary object). */
   parameters: JsonObject;
 }
 
@@ -5016,13 +4094,9 @@ export interface ToolSchema {
  * Schema: #/$defs/ToolWorkflowAgentEndData.
  */
 export interface ToolWorkflowAgentEndData {
-  /**
-   * Workflow run id.
-   */
+  /** Workflow run id. */
   runId: string;
-  /**
-   * Member sequence number (not an event seq).
-   */
+  /** Member sequence number (not an event seq). */
   seq: number;
   outcome: "completed" | "failed" | "cancelled";
 }
@@ -5036,9 +4110,7 @@ export interface ToolWorkflowAgentEndData {
  * Schema: #/$defs/ToolWorkflowAgentEndEvent.
  */
 export interface ToolWorkflowAgentEndEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "tool-workflow/agent-end";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -5051,9 +4123,7 @@ export interface ToolWorkflowAgentEndEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ToolWorkflowAgentEndData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -5070,22 +4140,14 @@ export interface ToolWorkflowAgentEndEvent {
  * Schema: #/$defs/ToolWorkflowAgentStartData.
  */
 export interface ToolWorkflowAgentStartData {
-  /**
-   * Workflow run id.
-   */
+  /** Workflow run id. */
   runId: string;
-  /**
-   * Member sequence number (not an event seq).
-   */
+  /** Member sequence number (not an event seq). */
   seq: number;
   label: string;
-  /**
-   * Workflow phase.
-   */
+  /** Workflow phase. */
   phase?: string;
-  /**
-   * Child session id.
-   */
+  /** Child session id. */
   childId: string;
 }
 
@@ -5098,9 +4160,7 @@ export interface ToolWorkflowAgentStartData {
  * Schema: #/$defs/ToolWorkflowAgentStartEvent.
  */
 export interface ToolWorkflowAgentStartEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "tool-workflow/agent-start";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -5113,9 +4173,7 @@ export interface ToolWorkflowAgentStartEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ToolWorkflowAgentStartData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -5132,13 +4190,9 @@ export interface ToolWorkflowAgentStartEvent {
  * Schema: #/$defs/ToolWorkflowRunEndData.
  */
 export interface ToolWorkflowRunEndData {
-  /**
-   * Workflow run id.
-   */
+  /** Workflow run id. */
   runId: string;
-  /**
-   * Why the run stopped.
-   */
+  /** Why the run stopped. */
   stopReason: "completed" | "cancelled" | "error";
 }
 
@@ -5151,9 +4205,7 @@ export interface ToolWorkflowRunEndData {
  * Schema: #/$defs/ToolWorkflowRunEndEvent.
  */
 export interface ToolWorkflowRunEndEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "tool-workflow/run-end";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -5166,9 +4218,7 @@ export interface ToolWorkflowRunEndEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ToolWorkflowRunEndData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -5185,13 +4235,9 @@ export interface ToolWorkflowRunEndEvent {
  * Schema: #/$defs/ToolWorkflowRunStartData.
  */
 export interface ToolWorkflowRunStartData {
-  /**
-   * Workflow run id (WorkflowRunId).
-   */
+  /** Workflow run id (WorkflowRunId). */
   runId: string;
-  /**
-   * Workflow name.
-   */
+  /** Workflow name. */
   name: string;
 }
 
@@ -5204,9 +4250,7 @@ export interface ToolWorkflowRunStartData {
  * Schema: #/$defs/ToolWorkflowRunStartEvent.
  */
 export interface ToolWorkflowRunStartEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "tool-workflow/run-start";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -5219,9 +4263,7 @@ export interface ToolWorkflowRunStartEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: ToolWorkflowRunStartData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -5256,9 +4298,7 @@ export type TurnEndCancelCause =
  * Schema: #/$defs/TurnEndCancelCauseDisposed.
  */
 export interface TurnEndCancelCauseDisposed {
-  /**
-   * Cancel cause tag.
-   */
+  /** Cancel cause tag. */
   kind: "disposed";
 }
 
@@ -5269,13 +4309,9 @@ export interface TurnEndCancelCauseDisposed {
  * Schema: #/$defs/TurnEndCancelCauseHook.
  */
 export interface TurnEndCancelCauseHook {
-  /**
-   * Cancel cause tag.
-   */
+  /** Cancel cause tag. */
   kind: "hook";
-  /**
-   * Reason given by the hook.
-   */
+  /** Reason given by the hook. */
   reason: string;
 }
 
@@ -5286,9 +4322,7 @@ export interface TurnEndCancelCauseHook {
  * Schema: #/$defs/TurnEndCancelCauseLegacy.
  */
 export interface TurnEndCancelCauseLegacy {
-  /**
-   * Cancel cause tag.
-   */
+  /** Cancel cause tag. */
   kind: "legacy";
 }
 
@@ -5299,9 +4333,7 @@ export interface TurnEndCancelCauseLegacy {
  * Schema: #/$defs/TurnEndCancelCauseParent.
  */
 export interface TurnEndCancelCauseParent {
-  /**
-   * Cancel cause tag.
-   */
+  /** Cancel cause tag. */
   kind: "parent";
 }
 
@@ -5325,9 +4357,7 @@ export interface TurnEndCancelCauseUnknown {
  * Schema: #/$defs/TurnEndCancelCauseUser.
  */
 export interface TurnEndCancelCauseUser {
-  /**
-   * Cancel cause tag.
-   */
+  /** Cancel cause tag. */
   kind: "user";
 }
 
@@ -5337,13 +4367,9 @@ export interface TurnEndCancelCauseUser {
  * Schema: #/$defs/TurnEndData.
  */
 export interface TurnEndData {
-  /**
-   * Number of the turn being closed.
-   */
+  /** Number of the turn being closed. */
   turn: number;
-  /**
-   * Why the turn ended.
-   */
+  /** Why the turn ended. */
   reason: TurnEndReason;
 }
 
@@ -5356,9 +4382,7 @@ export interface TurnEndData {
  * Schema: #/$defs/TurnEndEvent.
  */
 export interface TurnEndEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "turn/end";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -5371,9 +4395,7 @@ export interface TurnEndEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: TurnEndData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -5410,13 +4432,9 @@ export type TurnEndReason =
  * Schema: #/$defs/TurnEndReasonAborted.
  */
 export interface TurnEndReasonAborted {
-  /**
-   * Turn end reason tag.
-   */
+  /** Turn end reason tag. */
   kind: "aborted";
-  /**
-   * Why the turn was cancelled.
-   */
+  /** Why the turn was cancelled. */
   reason: TurnEndCancelCause;
 }
 
@@ -5426,9 +4444,7 @@ export interface TurnEndReasonAborted {
  * Schema: #/$defs/TurnEndReasonBlocked.
  */
 export interface TurnEndReasonBlocked {
-  /**
-   * Turn end reason tag.
-   */
+  /** Turn end reason tag. */
   kind: "blocked";
 }
 
@@ -5439,9 +4455,7 @@ export interface TurnEndReasonBlocked {
  * Schema: #/$defs/TurnEndReasonCompleted.
  */
 export interface TurnEndReasonCompleted {
-  /**
-   * Turn end reason tag.
-   */
+  /** Turn end reason tag. */
   kind: "completed";
 }
 
@@ -5451,13 +4465,9 @@ export interface TurnEndReasonCompleted {
  * Schema: #/$defs/TurnEndReasonError.
  */
 export interface TurnEndReasonError {
-  /**
-   * Turn end reason tag.
-   */
+  /** Turn end reason tag. */
   kind: "error";
-  /**
-   * The failure; non-LLM failures are flattened to {message, code:"UNKNOWN"}.
-   */
+  /** The failure; non-LLM failures are flattened to {message, code:"UNKNOWN"}. */
   error: LlmFailure;
 }
 
@@ -5470,9 +4480,7 @@ export interface TurnEndReasonError {
  * Schema: #/$defs/TurnEndReasonInterrupted.
  */
 export interface TurnEndReasonInterrupted {
-  /**
-   * Turn end reason tag.
-   */
+  /** Turn end reason tag. */
   kind: "interrupted";
 }
 
@@ -5483,9 +4491,7 @@ export interface TurnEndReasonInterrupted {
  * Schema: #/$defs/TurnEndReasonMaxTokens.
  */
 export interface TurnEndReasonMaxTokens {
-  /**
-   * Turn end reason tag.
-   */
+  /** Turn end reason tag. */
   kind: "max-tokens";
 }
 
@@ -5495,9 +4501,7 @@ export interface TurnEndReasonMaxTokens {
  * Schema: #/$defs/TurnStartData.
  */
 export interface TurnStartData {
-  /**
-   * Number of the turn being opened (1, 2, 3 ... per session).
-   */
+  /** Number of the turn being opened (1, 2, 3 ... per session). */
   turn: number;
 }
 
@@ -5510,9 +4514,7 @@ export interface TurnStartData {
  * Schema: #/$defs/TurnStartEvent.
  */
 export interface TurnStartEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "turn/start";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -5525,9 +4527,7 @@ export interface TurnStartEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: TurnStartData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -5629,9 +4629,7 @@ export interface UnknownSessionEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Payload of the unknown type (any lossless JSON).
-   */
+  /** Payload of the unknown type (any lossless JSON). */
   data: JsonValue;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -5667,21 +4665,13 @@ export interface UnknownTurnEndReason {
  * Schema: #/$defs/UserMessage.
  */
 export interface UserMessage {
-  /**
-   * Message id (MessageId): a v4 UUID minted at creation; must be non-empty on load.
-   */
+  /** Message id (MessageId): a v4 UUID minted at creation; must be non-empty on load. */
   id: string;
-  /**
-   * Always user.
-   */
+  /** Always user. */
   role: "user";
-  /**
-   * Exact model-facing blocks.
-   */
+  /** Exact model-facing blocks. */
   content: ContentBlock[];
-  /**
-   * Who produced the message; any kind (non-empty string on load).
-   */
+  /** Who produced the message; any kind (non-empty string on load). */
   source: MessageSource;
 }
 
@@ -5694,9 +4684,7 @@ export interface UserMessage {
  * Schema: #/$defs/UserMessageEvent.
  */
 export interface UserMessageEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "user/message";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -5744,17 +4732,11 @@ export interface UserMessageEvent {
  * Schema: #/$defs/UserMessageSource.
  */
 export interface UserMessageSource {
-  /**
-   * Source tag.
-   */
+  /** Source tag. */
   kind: "user";
-  /**
-   * Host API proxy request id (RpcId); present only on the proxy variant.
-   */
+  /** Host API proxy request id (RpcId); present only on the proxy variant. */
   rpcId?: string;
-  /**
-   * Client time zone reported by the host API proxy.
-   */
+  /** Client time zone reported by the host API proxy. */
   clientTimeZone?: string;
 }
 
@@ -5766,14 +4748,10 @@ export interface UserMessageSource {
  * Schema: #/$defs/WebDeepseekSearchLlmRequestData.
  */
 export interface WebDeepseekSearchLlmRequestData {
-  /**
-   * Request endpoint.
-   */
+  /** Request endpoint. */
   endpoint: string;
   apiVersion: string;
-  /**
-   * Request body.
-   */
+  /** Request body. */
   body: WebSearchRequestBody;
 }
 
@@ -5787,9 +4765,7 @@ export interface WebDeepseekSearchLlmRequestData {
  * Schema: #/$defs/WebDeepseekSearchLlmRequestEvent.
  */
 export interface WebDeepseekSearchLlmRequestEvent {
-  /**
-   * Event type tag.
-   */
+  /** Event type tag. */
   type: "web/deepseek-search-llm-request";
   /**
    * Per-session event sequence number: non-negative safe integer, contiguous from 0 per session
@@ -5802,9 +4778,7 @@ export interface WebDeepseekSearchLlmRequestEvent {
    * log is loaded.
    */
   time: number;
-  /**
-   * Event payload.
-   */
+  /** Event payload. */
   data: WebDeepseekSearchLlmRequestData;
   /**
    * Only ever true when present: a reader that does not recognize type may drop the event; an
@@ -5821,22 +4795,16 @@ export interface WebDeepseekSearchLlmRequestEvent {
  * Schema: #/$defs/WebSearchRequestBody.
  */
 export interface WebSearchRequestBody {
-  /**
-   * Model id.
-   */
+  /** Model id. */
   model: string;
   /**
    * Output cap (tokens). Typed number upstream and never validated; integral by meaning only, so
    * kept as JSON number (see DECISIONS.md 11.5).
    */
   max_tokens: number;
-  /**
-   * Exactly one user message.
-   */
+  /** Exactly one user message. */
   messages: WebSearchRequestMessage[];
-  /**
-   * Exactly one web_search tool.
-   */
+  /** Exactly one web_search tool. */
   tools: WebSearchRequestTool[];
 }
 
@@ -5847,13 +4815,9 @@ export interface WebSearchRequestBody {
  * Schema: #/$defs/WebSearchRequestMessage.
  */
 export interface WebSearchRequestMessage {
-  /**
-   * Always user.
-   */
+  /** Always user. */
   role: "user";
-  /**
-   * Exactly one text item.
-   */
+  /** Exactly one text item. */
   content: WebSearchRequestText[];
 }
 
@@ -5864,13 +4828,9 @@ export interface WebSearchRequestMessage {
  * Schema: #/$defs/WebSearchRequestText.
  */
 export interface WebSearchRequestText {
-  /**
-   * Content tag.
-   */
+  /** Content tag. */
   type: "text";
-  /**
-   * Search prompt text.
-   */
+  /** Search prompt text. */
   text: string;
 }
 
@@ -5881,16 +4841,10 @@ export interface WebSearchRequestText {
  * Schema: #/$defs/WebSearchRequestTool.
  */
 export interface WebSearchRequestTool {
-  /**
-   * Server tool type.
-   */
+  /** Server tool type. */
   type: "web_search_20250305";
-  /**
-   * Server tool name.
-   */
+  /** Server tool name. */
   name: "web_search";
-  /**
-   * Maximum number of searches.
-   */
+  /** Maximum number of searches. */
   max_uses: number;
 }

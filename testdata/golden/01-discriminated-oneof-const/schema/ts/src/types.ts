@@ -7,17 +7,13 @@
  */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/**
- * Schema: #/$defs/Circle.
- */
+/** Schema: #/$defs/Circle. */
 export interface Circle {
   kind: "circle";
   radius: number;
 }
 
-/**
- * Schema: #/$defs/Drawing.
- */
+/** Schema: #/$defs/Drawing. */
 export interface Drawing {
   shapes: Shape[];
 }
@@ -36,9 +32,7 @@ export type Shape =
   | Square
   | ShapeLineSegment;
 
-/**
- * Schema: #/$defs/Shape/oneOf/2.
- */
+/** Schema: #/$defs/Shape/oneOf/2. */
 export interface ShapeLineSegment {
   kind: "line-segment";
   length: number;
@@ -56,9 +50,7 @@ export interface ShapeUnknown {
   [key: string]: JsonValue;
 }
 
-/**
- * Schema: #/$defs/Square.
- */
+/** Schema: #/$defs/Square. */
 export interface Square {
   kind: "square";
   side: number;

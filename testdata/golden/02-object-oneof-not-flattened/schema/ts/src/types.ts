@@ -18,24 +18,18 @@ export type FileSelector =
   | PathSelector
   | GlobSelector;
 
-/**
- * Schema: #/$defs/GlobSelector.
- */
+/** Schema: #/$defs/GlobSelector. */
 export interface GlobSelector {
   glob: string;
   exclude?: string[];
 }
 
-/**
- * Schema: #/$defs/IndexRequest.
- */
+/** Schema: #/$defs/IndexRequest. */
 export interface IndexRequest {
   selectors: FileSelector[];
 }
 
-/**
- * Schema: #/$defs/PathSelector.
- */
+/** Schema: #/$defs/PathSelector. */
 export interface PathSelector {
   path: string;
   recursive?: boolean;

@@ -7,16 +7,12 @@
  */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/**
- * Schema: #/$defs/SearchResult/oneOf/1.
- */
+/** Schema: #/$defs/SearchResult/oneOf/1. */
 export interface SearchFailure {
   message: string;
 }
 
-/**
- * Schema: #/$defs/SearchResult/oneOf/0.
- */
+/** Schema: #/$defs/SearchResult/oneOf/0. */
 export interface SearchHits {
   hits: string[];
 }

@@ -21,9 +21,7 @@ export interface GlobRule {
    * C:\temp\new; this description ends with a backslash \
    */
   pattern: string;
-  /**
-   * He wrote """stop""" and ''' too, then ended with a quote: "
-   */
+  /** He wrote """stop""" and ''' too, then ended with a quote: " */
   quote?: string;
   /**
    * first line

@@ -7,24 +7,14 @@
  */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/**
- * Schema: #/$defs/Profile.
- */
+/** Schema: #/$defs/Profile. */
 export interface Profile {
-  /**
-   * Required, never null.
-   */
+  /** Required, never null. */
   name: string;
-  /**
-   * Optional, never null.
-   */
+  /** Optional, never null. */
   tags?: string[];
-  /**
-   * Optional and nullable: absent, null and a string are three different states.
-   */
+  /** Optional and nullable: absent, null and a string are three different states. */
   nickname?: string | null;
-  /**
-   * Required but nullable: must be present, may be null.
-   */
+  /** Required but nullable: must be present, may be null. */
   avatarUrl: string | null;
 }

@@ -40,9 +40,7 @@ export interface Point {
   y: number;
 }
 
-/**
- * Schema: #/$defs/Record.
- */
+/** Schema: #/$defs/Record. */
 export interface Record {
   labels?: Labels;
   at?: Point;

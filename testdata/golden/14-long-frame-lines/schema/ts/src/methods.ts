@@ -5,25 +5,17 @@ import type * as T from "./types.js";
 
 /** The wire name of every method, by identifier. */
 export const Methods = {
-  /**
-   * `session.event`: notification, server-to-client.
-   */
+  /** `session.event`: notification, server-to-client. */
   SessionEvent: "session.event",
-  /**
-   * `session.status`: notification, server-to-client.
-   */
+  /** `session.status`: notification, server-to-client. */
   SessionStatus: "session.status",
-  /**
-   * `session/prompt`: request, client-to-server.
-   */
+  /** `session/prompt`: request, client-to-server. */
   SessionPrompt: "session/prompt",
 } as const;
 
 /** Request methods with their param and result shapes, by JSON-RPC method name. */
 export interface MiniHarnessRequestMap {
-  /**
-   * `session/prompt`: request, client-to-server.
-   */
+  /** `session/prompt`: request, client-to-server. */
   "session/prompt": {
     params: T.SessionPromptParams;
     result: T.SessionPromptResult;
@@ -32,13 +24,9 @@ export interface MiniHarnessRequestMap {
 
 /** Notifications with their params type, by JSON-RPC method name. */
 export interface MiniHarnessNotificationMap {
-  /**
-   * `session.event`: notification, server-to-client.
-   */
+  /** `session.event`: notification, server-to-client. */
   "session.event": T.SessionEventNotification;
-  /**
-   * `session.status`: notification, server-to-client.
-   */
+  /** `session.status`: notification, server-to-client. */
   "session.status": T.SessionStatusNotification;
 }
 

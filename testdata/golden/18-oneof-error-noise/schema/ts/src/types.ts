@@ -7,9 +7,7 @@
  */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/**
- * Schema: #/$defs/AssistantChunkEvent.
- */
+/** Schema: #/$defs/AssistantChunkEvent. */
 export interface AssistantChunkEvent {
   type: "assistant/chunk";
   seq: Seq;
@@ -17,23 +15,17 @@ export interface AssistantChunkEvent {
   data: AssistantChunkEventData;
 }
 
-/**
- * Schema: #/$defs/AssistantChunkEvent/properties/data.
- */
+/** Schema: #/$defs/AssistantChunkEvent/properties/data. */
 export interface AssistantChunkEventData {
   turn: number;
   step: number;
   chunk: TextDeltaChunk;
 }
 
-/**
- * Schema: #/$defs/EpochMillis.
- */
+/** Schema: #/$defs/EpochMillis. */
 export type EpochMillis = number;
 
-/**
- * Schema: #/$defs/Seq.
- */
+/** Schema: #/$defs/Seq. */
 export type Seq = number;
 
 /**
@@ -51,9 +43,7 @@ export type SessionEvent =
   | AssistantChunkEvent
   | ToolCallEvent;
 
-/**
- * Schema: #/$defs/SessionEventNotification.
- */
+/** Schema: #/$defs/SessionEventNotification. */
 export interface SessionEventNotification {
   sessionId: string;
   event: SessionEvent;
@@ -72,49 +62,37 @@ export interface SessionEventUnknown {
   [key: string]: JsonValue;
 }
 
-/**
- * Schema: #/$defs/SessionPromptParams.
- */
+/** Schema: #/$defs/SessionPromptParams. */
 export interface SessionPromptParams {
   sessionId: string;
   contentBlocks: TextBlock[];
 }
 
-/**
- * Schema: #/$defs/SessionPromptResult.
- */
+/** Schema: #/$defs/SessionPromptResult. */
 export interface SessionPromptResult {
   messageId: string;
 }
 
-/**
- * Schema: #/$defs/SessionStatusNotification.
- */
+/** Schema: #/$defs/SessionStatusNotification. */
 export interface SessionStatusNotification {
   sessionId: string;
   status: "idle" | "running";
 }
 
-/**
- * Schema: #/$defs/TextBlock.
- */
+/** Schema: #/$defs/TextBlock. */
 export interface TextBlock {
   type: "text";
   text: string;
 }
 
-/**
- * Schema: #/$defs/TextDeltaChunk.
- */
+/** Schema: #/$defs/TextDeltaChunk. */
 export interface TextDeltaChunk {
   type: "text-delta";
   index: number;
   text: string;
 }
 
-/**
- * Schema: #/$defs/ToolCallEvent.
- */
+/** Schema: #/$defs/ToolCallEvent. */
 export interface ToolCallEvent {
   type: "tool/call";
   seq: Seq;
@@ -122,45 +100,33 @@ export interface ToolCallEvent {
   data: ToolCallEventData;
 }
 
-/**
- * Schema: #/$defs/ToolCallEvent/properties/data.
- */
+/** Schema: #/$defs/ToolCallEvent/properties/data. */
 export interface ToolCallEventData {
   turn: number;
   step: number;
   callId: string;
   name: string;
-  /**
-   * The model's argument text as emitted (normally JSON, not parsed).
-   */
+  /** The model's argument text as emitted (normally JSON, not parsed). */
   arguments: string;
 }
 
-/**
- * Schema: #/$defs/TurnEndAborted.
- */
+/** Schema: #/$defs/TurnEndAborted. */
 export interface TurnEndAborted {
   kind: "aborted";
   reason: TurnEndCancelCause;
 }
 
-/**
- * Schema: #/$defs/TurnEndCancelCause.
- */
+/** Schema: #/$defs/TurnEndCancelCause. */
 export interface TurnEndCancelCause {
   kind: "user" | "parent" | "disposed" | "legacy";
 }
 
-/**
- * Schema: #/$defs/TurnEndCompleted.
- */
+/** Schema: #/$defs/TurnEndCompleted. */
 export interface TurnEndCompleted {
   kind: "completed";
 }
 
-/**
- * Schema: #/$defs/TurnEndEvent.
- */
+/** Schema: #/$defs/TurnEndEvent. */
 export interface TurnEndEvent {
   type: "turn/end";
   seq: Seq;
@@ -168,17 +134,13 @@ export interface TurnEndEvent {
   data: TurnEndEventData;
 }
 
-/**
- * Schema: #/$defs/TurnEndEvent/properties/data.
- */
+/** Schema: #/$defs/TurnEndEvent/properties/data. */
 export interface TurnEndEventData {
   turn: number;
   reason: TurnEndReason;
 }
 
-/**
- * Schema: #/$defs/TurnEndMaxTokens.
- */
+/** Schema: #/$defs/TurnEndMaxTokens. */
 export interface TurnEndMaxTokens {
   kind: "max-tokens";
 }
@@ -210,9 +172,7 @@ export interface TurnEndReasonUnknown {
   [key: string]: JsonValue;
 }
 
-/**
- * Schema: #/$defs/TurnStartEvent.
- */
+/** Schema: #/$defs/TurnStartEvent. */
 export interface TurnStartEvent {
   type: "turn/start";
   seq: Seq;
@@ -220,9 +180,7 @@ export interface TurnStartEvent {
   data: TurnStartEventData;
 }
 
-/**
- * Schema: #/$defs/TurnStartEvent/properties/data.
- */
+/** Schema: #/$defs/TurnStartEvent/properties/data. */
 export interface TurnStartEventData {
   turn: number;
 }

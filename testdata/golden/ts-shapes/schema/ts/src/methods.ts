@@ -5,13 +5,9 @@ import type * as T from "./types.js";
 
 /** The wire name of every method, by identifier. */
 export const Methods = {
-  /**
-   * `ping`: request, client-to-server.
-   */
+  /** `ping`: request, client-to-server. */
   Ping: "ping",
-  /**
-   * `thing.changed`: notification, server-to-client.
-   */
+  /** `thing.changed`: notification, server-to-client. */
   ThingChanged: "thing.changed",
   /**
    * `thing/get`: request, client-to-server.
@@ -23,9 +19,7 @@ export const Methods = {
 
 /** Request methods with their param and result shapes, by JSON-RPC method name. */
 export interface ShapesRequests {
-  /**
-   * `ping`: request, client-to-server.
-   */
+  /** `ping`: request, client-to-server. */
   "ping": {
     params: T.Empty | undefined;
     result: T.Closed;
@@ -43,9 +37,7 @@ export interface ShapesRequests {
 
 /** Notifications with their params type, by JSON-RPC method name. */
 export interface ShapesNotifications {
-  /**
-   * `thing.changed`: notification, server-to-client.
-   */
+  /** `thing.changed`: notification, server-to-client. */
   "thing.changed": T.Change;
 }
 
