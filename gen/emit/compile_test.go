@@ -116,6 +116,19 @@ func TestGoldenGo(t *testing.T) {
 			checks++
 		}
 	}
+	i := 0
+	for _, files := range revisions(t) {
+		i++
+		var gofiles []ir.File
+		for _, f := range files {
+			if strings.HasPrefix(f.Path, "go/") {
+				gofiles = append(gofiles, f)
+			}
+		}
+		if err := ir.WriteFiles(filepath.Join(mod, fmt.Sprintf("revision%d", i)), gofiles, false); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if checks < 8 {
 		t.Fatalf("only %d cases have Go expectations (testdata/golden/<case>/check.go.txt)", checks)
 	}
@@ -242,6 +255,19 @@ func TestGoldenTS(t *testing.T) {
 	}
 	if err := ir.WriteFiles(filepath.Join(dir, "shipped"), files, false); err != nil {
 		t.Fatal(err)
+	}
+	i := 0
+	for _, files := range revisions(t) {
+		i++
+		var ts []ir.File
+		for _, f := range files {
+			if strings.HasPrefix(f.Path, "ts/") {
+				ts = append(ts, f)
+			}
+		}
+		if err := ir.WriteFiles(filepath.Join(dir, fmt.Sprintf("revision%d", i)), ts, false); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// The generated compiler options, read from one generated tsconfig.json
 	// (JSONC: its first lines are the header comment).

@@ -200,14 +200,44 @@ func firstDiffLine(a, b []byte) int {
 	return min(len(la), len(lb)) + 1
 }
 
+// revisions are the schema revisions kept beside the shipped one
+// (schema/<version>/*.schema.json): real inputs, generated in memory.
+func revisions(t *testing.T) map[string][]ir.File {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(root, "schema", "*", "*.schema.json"))
+	out := map[string][]ir.File{}
+	for _, p := range paths {
+		m, err := ir.Load(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		rel, _ := filepath.Rel(root, p)
+		name := filepath.ToSlash(rel)
+		for _, e := range emit.All {
+			fs, err := e.Emit(m, ir.Options{Version: goldenVersion})
+			if err != nil {
+				t.Fatalf("%s: %s emitter: %v", name, e.Lang, err)
+			}
+			out[name] = append(out[name], fs...)
+		}
+	}
+	return out
+}
+
 // generatedFiles returns every generated file to check for style: the
-// golden cases' output and the shipped schema's (out/), with a label.
+// golden cases' output, the shipped schema's (out/) and the other schema
+// revisions', by a path that says which.
 func generatedFiles(t *testing.T) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	for name, g := range generateCases(t) {
 		for _, f := range g.files {
 			out["testdata/golden/"+name+"/"+f.Path] = f.Data
+		}
+	}
+	for name, files := range revisions(t) {
+		for _, f := range files {
+			out[name+":"+f.Path] = f.Data
 		}
 	}
 	filepath.WalkDir(filepath.Join(root, "out"), func(p string, d os.DirEntry, err error) error {

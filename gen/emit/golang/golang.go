@@ -486,7 +486,7 @@ func (e *emitter) unmarshal(f *jen.File, t *ir.Type) {
 		case reprOf(fd) == reprFlag:
 			body = append(body, jen.Id("out").Dot(fd.Names.Of(ir.LangGo)).Op("=").Id("r").Dot("constant").Call(wire, jen.Lit(*fd.Const), jen.False()))
 		default:
-			body = append(body, jen.Id("field").Call(jen.Id("r"), wire, jen.Lit(fd.Required), jen.Op("&").Id("out").Dot(fd.Names.Of(ir.LangGo)), e.fieldDecoder(fd)))
+			body = append(body, call(1, "field", jen.Id("r"), wire, jen.Lit(fd.Required), jen.Op("&").Id("out").Dot(fd.Names.Of(ir.LangGo)), e.fieldDecoder(fd)))
 		}
 	}
 	switch {
@@ -501,6 +501,20 @@ func (e *emitter) unmarshal(f *jen.File, t *ir.Type) {
 	addDoc(f, (&comment{}).para("UnmarshalJSON decodes the object; bad input gives a *DecodeError naming the member by its JSON pointer."))
 	f.Func().Params(jen.Id("v").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 	f.Line()
+}
+
+// maxLine is the longest line of generated code, in columns (a tab counted
+// as 4).
+const maxLine = 120
+
+// call is fn(args...) on one line when it fits at depth (in tabs), else
+// with one argument per line.
+func call(depth int, fn string, args ...jen.Code) *jen.Statement {
+	one := jen.Id(fn).Call(args...)
+	if 4*depth+len(fmt.Sprintf("%#v", one)) <= maxLine {
+		return one
+	}
+	return jen.Id(fn).Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, args...)
 }
 
 func (e *emitter) enum(f *jen.File, t *ir.Type) {
