@@ -570,5 +570,14 @@ var funcs = template.FuncMap{
 	},
 	"tsString": tsString,
 	"join":     strings.Join,
+	// list prints a TypeScript array literal of items on one line when it
+	// fits in 100 columns after indent, else one item per line.
+	"list": func(indent string, items []string) string {
+		one := "[" + strings.Join(items, ", ") + "]"
+		if len(indent)+len("values: ")+len(one)+1 <= docWidth+4 {
+			return one
+		}
+		return "[\n" + indent + "  " + strings.Join(items, ",\n"+indent+"  ") + ",\n" + indent + "]"
+	},
 	"last":     func(i, n int) bool { return i == n-1 },
 }

@@ -45,7 +45,6 @@ from .codec import (
     enc_map,
     extra_json,
     fail_const,
-    fail_number,
     fail_type,
     int_list,
     int_slow,
@@ -53,6 +52,7 @@ from .codec import (
     json_map,
     list_of,
     missing,
+    num_slow,
     reject_unknown,
     str_list,
     tagged,
@@ -12943,7 +12943,7 @@ def _d_CompactionPruneData(v: _JsonValue) -> CompactionPruneData:
         k = "shadowedSeqs"
         a_shadowed_seqs = int_list(v["shadowedSeqs"])
         k = "shadowedTokenCount"
-        a_shadowed_token_count = x if type(x := v["shadowedTokenCount"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_shadowed_token_count = x if type(x := v["shadowedTokenCount"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:
@@ -13091,7 +13091,7 @@ def _d_CompactionSummaryData(v: _JsonValue) -> CompactionSummaryData:
         k = "shadowedSeqs"
         a_shadowed_seqs = int_list(v["shadowedSeqs"])
         k = "shadowedTokenCount"
-        a_shadowed_token_count = x if type(x := v["shadowedTokenCount"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_shadowed_token_count = x if type(x := v["shadowedTokenCount"]) is int else num_slow(x, "float or int")
         k = "provider"
         a_provider = x if type(x := v["provider"]) is str else fail_type("str", x)
         k = "model"
@@ -13100,7 +13100,7 @@ def _d_CompactionSummaryData(v: _JsonValue) -> CompactionSummaryData:
         if "maxTokens" in v:
             k = "maxTokens"
             n += 1
-            a_max_tokens = x if type(x := v["maxTokens"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+            a_max_tokens = x if type(x := v["maxTokens"]) is int else num_slow(x, "float or int")
         a_usage: TokenUsage | None = None
         if "usage" in v:
             k = "usage"
@@ -13853,14 +13853,14 @@ def _d_HookResultData(v: _JsonValue) -> HookResultData:
         if "exitCode" in v:
             k = "exitCode"
             n += 1
-            a_exit_code = x if type(x := v["exitCode"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+            a_exit_code = x if type(x := v["exitCode"]) is int else num_slow(x, "float or int")
         a_stderr_summary: str | None = None
         if "stderrSummary" in v:
             k = "stderrSummary"
             n += 1
             a_stderr_summary = x if type(x := v["stderrSummary"]) is str else fail_type("str", x)
         k = "durationMs"
-        a_duration_ms = x if type(x := v["durationMs"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_duration_ms = x if type(x := v["durationMs"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:
@@ -14142,12 +14142,12 @@ def _d_LlmCallConfig(v: _JsonValue) -> LlmCallConfig:
         if "temperature" in v:
             k = "temperature"
             n += 1
-            a_temperature = x if type(x := v["temperature"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+            a_temperature = x if type(x := v["temperature"]) is int else num_slow(x, "float or int")
         a_max_tokens: float | int | None = None
         if "maxTokens" in v:
             k = "maxTokens"
             n += 1
-            a_max_tokens = x if type(x := v["maxTokens"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+            a_max_tokens = x if type(x := v["maxTokens"]) is int else num_slow(x, "float or int")
         a_stop: list[str] | None = None
         if "stop" in v:
             k = "stop"
@@ -14221,7 +14221,7 @@ def _d_LlmFailure(v: _JsonValue) -> LlmFailure:
         if "providerRetryAfterMs" in v:
             k = "providerRetryAfterMs"
             n += 1
-            a_provider_retry_after_ms = x if type(x := v["providerRetryAfterMs"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+            a_provider_retry_after_ms = x if type(x := v["providerRetryAfterMs"]) is int else num_slow(x, "float or int")
         a_request_id: str | None = None
         if "requestId" in v:
             k = "requestId"
@@ -14263,7 +14263,7 @@ def _d_LlmRetryAlways(v: _JsonValue) -> LlmRetryAlways:
         k = "retry"
         a_retry = x if type(x := v["retry"]) is int else int_slow(x, "int")
         k = "delayMs"
-        a_delay_ms = x if type(x := v["delayMs"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_delay_ms = x if type(x := v["delayMs"]) is int else num_slow(x, "float or int")
         k = "failure"
         a_failure = _d_LlmFailure(v["failure"])
     except KeyError:
@@ -14336,7 +14336,7 @@ def _d_LlmRetryNormal(v: _JsonValue) -> LlmRetryNormal:
         k = "retry"
         a_retry = x if type(x := v["retry"]) is int else int_slow(x, "int")
         k = "delayMs"
-        a_delay_ms = x if type(x := v["delayMs"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_delay_ms = x if type(x := v["delayMs"]) is int else num_slow(x, "float or int")
         k = "failure"
         a_failure = _d_LlmFailure(v["failure"])
         k = "maxRetries"
@@ -14706,7 +14706,7 @@ def _d_RequestContext(v: _JsonValue) -> RequestContext:
         if "contextWindow" in v:
             k = "contextWindow"
             n += 1
-            a_context_window = x if type(x := v["contextWindow"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+            a_context_window = x if type(x := v["contextWindow"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:
@@ -15342,7 +15342,7 @@ def _d_SessionTitleLlmRequestData(v: _JsonValue) -> SessionTitleLlmRequestData:
         k = "messages"
         a_messages = list_of(_d_Message, v["messages"])
         k = "maxTokens"
-        a_max_tokens = x if type(x := v["maxTokens"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_max_tokens = x if type(x := v["maxTokens"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:
@@ -15825,7 +15825,7 @@ def _d_SubagentDescriptorContinuable(v: _JsonValue) -> SubagentDescriptorContinu
     n = 4
     k = "version"
     try:
-        a_version = x if type(x := v["version"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_version = x if type(x := v["version"]) is int else num_slow(x, "float or int")
         k = "mode"
         if (x := v["mode"]) != "continuable":
             fail_const("\"continuable\"", x)
@@ -15913,7 +15913,7 @@ def _d_SubagentDescriptorOneShot(v: _JsonValue) -> SubagentDescriptorOneShot:
     n = 3
     k = "version"
     try:
-        a_version = x if type(x := v["version"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_version = x if type(x := v["version"]) is int else num_slow(x, "float or int")
         k = "mode"
         if (x := v["mode"]) != "one-shot":
             fail_const("\"one-shot\"", x)
@@ -16531,24 +16531,24 @@ def _d_TokenUsage(v: _JsonValue) -> TokenUsage:
     n = 2
     k = "inputTokens"
     try:
-        a_input_tokens = x if type(x := v["inputTokens"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_input_tokens = x if type(x := v["inputTokens"]) is int else num_slow(x, "float or int")
         k = "outputTokens"
-        a_output_tokens = x if type(x := v["outputTokens"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_output_tokens = x if type(x := v["outputTokens"]) is int else num_slow(x, "float or int")
         a_cache_read_tokens: float | int | None = None
         if "cacheReadTokens" in v:
             k = "cacheReadTokens"
             n += 1
-            a_cache_read_tokens = x if type(x := v["cacheReadTokens"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+            a_cache_read_tokens = x if type(x := v["cacheReadTokens"]) is int else num_slow(x, "float or int")
         a_cache_write_tokens: float | int | None = None
         if "cacheWriteTokens" in v:
             k = "cacheWriteTokens"
             n += 1
-            a_cache_write_tokens = x if type(x := v["cacheWriteTokens"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+            a_cache_write_tokens = x if type(x := v["cacheWriteTokens"]) is int else num_slow(x, "float or int")
         a_reasoning_tokens: float | int | None = None
         if "reasoningTokens" in v:
             k = "reasoningTokens"
             n += 1
-            a_reasoning_tokens = x if type(x := v["reasoningTokens"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+            a_reasoning_tokens = x if type(x := v["reasoningTokens"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:
@@ -17743,7 +17743,7 @@ def _d_WebSearchRequestBody(v: _JsonValue) -> WebSearchRequestBody:
     try:
         a_model = x if type(x := v["model"]) is str else fail_type("str", x)
         k = "max_tokens"
-        a_max_tokens = x if type(x := v["max_tokens"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_max_tokens = x if type(x := v["max_tokens"]) is int else num_slow(x, "float or int")
         k = "messages"
         a_messages = list_of(_d_WebSearchRequestMessage, v["messages"])
         k = "tools"
@@ -17810,7 +17810,7 @@ def _d_WebSearchRequestTool(v: _JsonValue) -> WebSearchRequestTool:
         if (x := v["name"]) != "web_search":
             fail_const("\"web_search\"", x)
         k = "max_uses"
-        a_max_uses = x if type(x := v["max_uses"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_max_uses = x if type(x := v["max_uses"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:

@@ -40,10 +40,10 @@ from .codec import JsonValue as _JsonValue
 from .codec import (
     decode,
     fail_const,
-    fail_number,
     fail_type,
     list_of,
     missing,
+    num_slow,
     reject_unknown,
     tagged,
     unknown_variant,
@@ -211,7 +211,7 @@ def _d_Circle(v: _JsonValue) -> Circle:
         if (x := v["kind"]) != "circle":
             fail_const("\"circle\"", x)
         k = "radius"
-        a_radius = x if type(x := v["radius"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_radius = x if type(x := v["radius"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:
@@ -246,7 +246,7 @@ def _d_ShapeLineSegment(v: _JsonValue) -> ShapeLineSegment:
         if (x := v["kind"]) != "line-segment":
             fail_const("\"line-segment\"", x)
         k = "length"
-        a_length = x if type(x := v["length"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_length = x if type(x := v["length"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:
@@ -265,7 +265,7 @@ def _d_Square(v: _JsonValue) -> Square:
         if (x := v["kind"]) != "square":
             fail_const("\"square\"", x)
         k = "side"
-        a_side = x if type(x := v["side"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_side = x if type(x := v["side"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:

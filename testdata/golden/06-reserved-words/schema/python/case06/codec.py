@@ -121,6 +121,13 @@ def fail_number(got: object, expected: str) -> NoReturn:
     fail_type(expected, got)
 
 
+def num_slow(x: JsonValue, expected: str) -> float:
+    """Decode a number that is not an int: a finite float (not nan or ±inf)."""
+    if type(x) is float and x - x == 0.0:
+        return x
+    fail_number(x, expected)
+
+
 def fail_const(expected: str, got: object) -> NoReturn:
     """Raise: a member pinned to a constant has another value."""
     raise DecodeError(f"expected {expected}, got {show(got)}")

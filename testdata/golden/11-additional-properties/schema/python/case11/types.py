@@ -40,10 +40,10 @@ from .codec import JsonValue as _JsonValue
 from .codec import (
     decode,
     extra_json,
-    fail_number,
     fail_type,
     int_slow,
     missing,
+    num_slow,
     reject_unknown,
 )
 
@@ -253,9 +253,9 @@ def _d_Point(v: _JsonValue) -> Point:
         fail_type("dict", v)
     k = "x"
     try:
-        a_x = x if type(x := v["x"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_x = x if type(x := v["x"]) is int else num_slow(x, "float or int")
         k = "y"
-        a_y = x if type(x := v["y"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_y = x if type(x := v["y"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:

@@ -47,12 +47,12 @@ from .codec import (
     enc_map,
     extra_json,
     fail_const,
-    fail_number,
     fail_type,
     int_slow,
     missing,
     no_branch,
     num_map,
+    num_slow,
     reject_unknown,
     str_list,
     str_map,
@@ -710,7 +710,7 @@ def _d_A(v: _JsonValue) -> A:
         if "n" in v:
             k = "n"
             n += 1
-            a_n = x if type(x := v["n"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+            a_n = x if type(x := v["n"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:
@@ -923,7 +923,7 @@ def _d_HasX(v: _JsonValue) -> HasX:
         fail_type("dict", v)
     k = "x"
     try:
-        a_x = x if type(x := v["x"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_x = x if type(x := v["x"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:
@@ -939,7 +939,7 @@ def _d_HasY(v: _JsonValue) -> HasY:
         fail_type("dict", v)
     k = "y"
     try:
-        a_y = x if type(x := v["y"]) is int or (type(x) is float and x - x == 0.0) else fail_number(x, "float or int")
+        a_y = x if type(x := v["y"]) is int else num_slow(x, "float or int")
     except KeyError:
         raise missing(k) from None
     except _DecodeError as e:
