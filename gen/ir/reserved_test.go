@@ -102,6 +102,10 @@ func TestRuntimeCollisions(t *testing.T) {
 			"name collision in Python (METHODS): templates/python/methods.py.tmpl and /x-methods/methods"},
 		{`{"x-ts-request-map": "Methods", "$defs": {}}`,
 			"name collision in TypeScript (Methods): templates/ts/methods.ts.tmpl and #/x-ts-request-map"},
+		{`{"x-methods": {"requests": {"kind": "notification", "direction": "server-to-client", "params": {"$ref": "#/$defs/P"}}}, "$defs": {"P": {"type": "object", "properties": {}}}}`,
+			"name collision in Python (REQUESTS): the Python method maps and /x-methods/requests"},
+		{`{"$defs": {"R": {"type": "object", "properties": {"b": {"type": "string", "x-python-name": "not-ident"}}}}}`,
+			`member "b": Python name "not-ident" is not an identifier`},
 	}
 	for _, c := range cases {
 		_, err := loadDoc(t, c.doc)

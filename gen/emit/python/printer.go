@@ -105,10 +105,11 @@ func (p *printer) Blank(n int) {
 	}
 }
 
-// Doc prints a docstring at the current indentation (text is not scanned
-// for names: it is not code).
-func (p *printer) Doc(lines []string) {
-	if d := docstring(lines, strings.Repeat("    ", p.depth)); d != "" {
+// Doc prints a docstring of paragraphs, filled, at the current
+// indentation (text is not scanned for names: it is not code).
+func (p *printer) Doc(paras ...string) {
+	indent := strings.Repeat("    ", p.depth)
+	if d := docstring(docParas(indent, paras...), indent); d != "" {
 		p.lines = append(p.lines, d)
 	}
 }

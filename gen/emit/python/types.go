@@ -292,7 +292,7 @@ func (e *emitter) objectClass(p *printer, t *ir.Type) {
 	}
 	p.P("@dataclass(kw_only=True, slots=True)")
 	p.Block("class "+name+":", func() {
-		p.Doc(docParas("    ", t.Doc(), facts+" "+variantDoc(t), "Wire shape: "+t.Shape()+".", "Schema: "+t.Pointer+"."))
+		p.Doc(t.Doc(), facts+" "+variantDoc(t), "Wire shape: "+t.Shape()+".", "Schema: "+t.Pointer+".")
 		p.Blank(1)
 		var wire []string
 		for _, f := range t.Fields {
@@ -305,20 +305,20 @@ func (e *emitter) objectClass(p *printer, t *ir.Type) {
 				a = ann(t.Extra, "")
 			}
 			p.P("extra: dict[str, %s] = field(default_factory=dict[str, %s])", a, a)
-			p.Doc([]string{"Members not declared by the schema, by wire name, re-encoded as they are."})
+			p.Doc("Members not declared by the schema, by wire name, re-encoded as they are.")
 		}
 		p.Blank(1)
 		p.Seq("WIRE_NAMES: ClassVar[Mapping[str, str]] = ", "{", wire, "}", "")
-		p.Doc([]string{"Attribute name → wire member name."})
+		p.Doc("Attribute name → wire member name.")
 		p.Blank(1)
 		p.P("@classmethod")
 		p.Block("def from_json(cls, value: _JsonValue) -> "+name+":", func() {
-			p.Doc([]string{"Decode a JSON value (as ``json.loads`` returns it); raises DecodeError."})
+			p.Doc("Decode a JSON value (as ``json.loads`` returns it); raises DecodeError.")
 			p.P("return decode(_d_%s, value)", name)
 		})
 		p.Blank(1)
 		p.Block("def to_json(self) -> dict[str, _JsonValue]:", func() {
-			p.Doc([]string{"Encode as a JSON object: wire names, absent members left out."})
+			p.Doc("Encode as a JSON object: wire names, absent members left out.")
 			e.objectEncoder(p, t)
 		})
 	})
@@ -369,7 +369,7 @@ func (e *emitter) field(p *printer, f *ir.Field) {
 	case state != "":
 		note = strings.ToUpper(state[:1]) + state[1:] + "."
 	}
-	p.Doc(docParas("    ", f.Doc(), note))
+	p.Doc(f.Doc(), note)
 }
 
 func (e *emitter) unknownClass(p *printer, t *ir.Type) {
@@ -386,28 +386,28 @@ func (e *emitter) unknownClass(p *printer, t *ir.Type) {
 	}
 	p.P("@dataclass(kw_only=True, slots=True)")
 	p.Block("class "+name+":", func() {
-		p.Doc(docParas("    ", fmt.Sprintf("A %s whose %s is none of its known tags.", u.Name, tag), t.Doc(),
+		p.Doc(fmt.Sprintf("A %s whose %s is none of its known tags.", u.Name, tag), t.Doc(),
 			"Keeps the whole JSON object in ``raw`` and re-encodes it unchanged, so a newer peer's variant "+
-				"passes through an older SDK without loss. "+policy, source))
+				"passes through an older SDK without loss. "+policy, source)
 		p.Blank(1)
 		p.P("raw: dict[str, _JsonValue]")
-		p.Doc([]string{"The JSON object as received; ``to_json`` returns it unchanged."})
+		p.Doc("The JSON object as received; ``to_json`` returns it unchanged.")
 		p.Blank(1)
 		p.P("@property")
 		p.Block("def tag(self) -> str:", func() {
-			p.Doc([]string{fmt.Sprintf("The unknown tag: the object's %s member (\"\" if not a string).", tag)})
+			p.Doc(fmt.Sprintf("The unknown tag: the object's %s member (empty if it is not a string).", tag))
 			p.P("t = self.raw.get(%s)", tag)
 			p.P(`return t if type(t) is str else ""`)
 		})
 		p.Blank(1)
 		p.P("@classmethod")
 		p.Block("def from_json(cls, value: _JsonValue) -> "+name+":", func() {
-			p.Doc([]string{"Decode an object whose tag is none of the known ones; raises DecodeError."})
+			p.Doc("Decode an object whose tag is none of the known ones; raises DecodeError.")
 			p.P("return decode(_d_%s, value)", name)
 		})
 		p.Blank(1)
 		p.Block("def to_json(self) -> dict[str, _JsonValue]:", func() {
-			p.Doc([]string{"Return ``raw``: the object exactly as it was decoded."})
+			p.Doc("Return ``raw``: the object exactly as it was decoded.")
 			p.P("return self.raw")
 		})
 	})
@@ -475,7 +475,7 @@ func (e *emitter) aliasDecl(p *printer, t *ir.Type, defined map[*ir.Type]bool) {
 		p.Union(head, value)
 	}
 	defined[t] = true
-	p.Doc(docParas("", append(append([]string{t.Doc()}, what...), "Schema: "+t.Pointer+".")...))
+	p.Doc(append(append([]string{t.Doc()}, what...), "Schema: "+t.Pointer+".")...)
 }
 
 func quoteAll(xs []string) []string {
@@ -492,12 +492,12 @@ func (e *emitter) wrappers(p *printer, t *ir.Type) {
 	self := ir.TypeRef{Kind: ir.RefNamed, Named: t}
 	a := ann(&self, "")
 	p.Block(fmt.Sprintf("def decode_%s(value: _JsonValue) -> %s:", name, a), func() {
-		p.Doc(docParas("    ", fmt.Sprintf("Decode a %s (%s); raises DecodeError.", t.Name, t.Pointer)))
+		p.Doc(fmt.Sprintf("Decode a %s (%s); raises DecodeError.", t.Name, t.Pointer))
 		p.P("return decode(%s, value)", decoderOf(t))
 	})
 	p.Blank(2)
 	p.Block(fmt.Sprintf("def encode_%s(value: %s) -> _JsonValue:", name, a), func() {
-		p.Doc(docParas("    ", fmt.Sprintf("Encode a %s as a JSON value.", t.Name)))
+		p.Doc(fmt.Sprintf("Encode a %s as a JSON value.", t.Name))
 		switch {
 		case t.Kind == ir.KindEnum:
 			p.P("return value")

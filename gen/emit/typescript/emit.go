@@ -579,5 +579,5 @@ var funcs = template.FuncMap{
 		}
 		return "[\n" + indent + "  " + strings.Join(items, ",\n"+indent+"  ") + ",\n" + indent + "]"
 	},
-	"last":     func(i, n int) bool { return i == n-1 },
+	"last": func(i, n int) bool { return i == n-1 },
 }

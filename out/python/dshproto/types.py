@@ -2967,7 +2967,9 @@ class GoalChangeUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "operation" member (\"\" if not a string)."""
+        """The unknown tag: the object's "operation" member (empty if it is not a
+        string).
+        """
         t = self.raw.get("operation")
         return t if type(t) is str else ""
 
@@ -4488,7 +4490,7 @@ class LlmRetryUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "mode" member (\"\" if not a string)."""
+        """The unknown tag: the object's "mode" member (empty if it is not a string)."""
         t = self.raw.get("mode")
         return t if type(t) is str else ""
 
@@ -5558,7 +5560,9 @@ class ScheduleChangeUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "operation" member (\"\" if not a string)."""
+        """The unknown tag: the object's "operation" member (empty if it is not a
+        string).
+        """
         t = self.raw.get("operation")
         return t if type(t) is str else ""
 
@@ -5757,7 +5761,7 @@ class ScheduleRecordUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "kind" member (\"\" if not a string)."""
+        """The unknown tag: the object's "kind" member (empty if it is not a string)."""
         t = self.raw.get("kind")
         return t if type(t) is str else ""
 
@@ -6623,7 +6627,7 @@ class SessionTitleSourceUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "kind" member (\"\" if not a string)."""
+        """The unknown tag: the object's "kind" member (empty if it is not a string)."""
         t = self.raw.get("kind")
         return t if type(t) is str else ""
 
@@ -7451,7 +7455,7 @@ class StreamChunkUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "type" member (\"\" if not a string)."""
+        """The unknown tag: the object's "type" member (empty if it is not a string)."""
         t = self.raw.get("type")
         return t if type(t) is str else ""
 
@@ -7724,7 +7728,7 @@ class SubagentDescriptorUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "mode" member (\"\" if not a string)."""
+        """The unknown tag: the object's "mode" member (empty if it is not a string)."""
         t = self.raw.get("mode")
         return t if type(t) is str else ""
 
@@ -10481,7 +10485,7 @@ class TurnEndCancelCauseUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "kind" member (\"\" if not a string)."""
+        """The unknown tag: the object's "kind" member (empty if it is not a string)."""
         t = self.raw.get("kind")
         return t if type(t) is str else ""
 
@@ -10967,7 +10971,7 @@ class UnknownContentBlock:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "type" member (\"\" if not a string)."""
+        """The unknown tag: the object's "type" member (empty if it is not a string)."""
         t = self.raw.get("type")
         return t if type(t) is str else ""
 
@@ -11002,7 +11006,7 @@ class UnknownFinishReason:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "kind" member (\"\" if not a string)."""
+        """The unknown tag: the object's "kind" member (empty if it is not a string)."""
         t = self.raw.get("kind")
         return t if type(t) is str else ""
 
@@ -11038,7 +11042,7 @@ class UnknownMessageSource:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "kind" member (\"\" if not a string)."""
+        """The unknown tag: the object's "kind" member (empty if it is not a string)."""
         t = self.raw.get("kind")
         return t if type(t) is str else ""
 
@@ -11079,7 +11083,7 @@ class UnknownSessionEvent:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "type" member (\"\" if not a string)."""
+        """The unknown tag: the object's "type" member (empty if it is not a string)."""
         t = self.raw.get("type")
         return t if type(t) is str else ""
 
@@ -11114,7 +11118,7 @@ class UnknownTurnEndReason:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "kind" member (\"\" if not a string)."""
+        """The unknown tag: the object's "kind" member (empty if it is not a string)."""
         t = self.raw.get("kind")
         return t if type(t) is str else ""
 

@@ -145,7 +145,7 @@ class ShapeUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "kind" member (\"\" if not a string)."""
+        """The unknown tag: the object's "kind" member (empty if it is not a string)."""
         t = self.raw.get("kind")
         return t if type(t) is str else ""
 

@@ -174,7 +174,7 @@ class SessionEventUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "type" member (\"\" if not a string)."""
+        """The unknown tag: the object's "type" member (empty if it is not a string)."""
         t = self.raw.get("type")
         return t if type(t) is str else ""
 
@@ -609,7 +609,7 @@ class TurnEndReasonUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "kind" member (\"\" if not a string)."""
+        """The unknown tag: the object's "kind" member (empty if it is not a string)."""
         t = self.raw.get("kind")
         return t if type(t) is str else ""
 

@@ -161,7 +161,7 @@ class ClosednessUnknown:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "k" member (\"\" if not a string)."""
+        """The unknown tag: the object's "k" member (empty if it is not a string)."""
         t = self.raw.get("k")
         return t if type(t) is str else ""
 
@@ -588,7 +588,7 @@ class UnknownChange:
 
     @property
     def tag(self) -> str:
-        """The unknown tag: the object's "op" member (\"\" if not a string)."""
+        """The unknown tag: the object's "op" member (empty if it is not a string)."""
         t = self.raw.get("op")
         return t if type(t) is str else ""
 
