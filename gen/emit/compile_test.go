@@ -45,14 +45,31 @@ func casesWith(t *testing.T, dir string) []goldenCase {
 // writeCase writes one case's files under prefix into dir.
 func writeCase(t *testing.T, dir string, c goldenCase, prefix string) {
 	t.Helper()
-	var files []ir.File
-	for _, f := range generateCases(t)[c.Name()].files {
+	writeUnder(t, dir, generateCases(t)[c.Name()].files, prefix)
+}
+
+// writeUnder writes the files under prefix (go, python, ts) into dir.
+func writeUnder(t *testing.T, dir string, files []ir.File, prefix string) {
+	t.Helper()
+	var some []ir.File
+	for _, f := range files {
 		if strings.HasPrefix(f.Path, prefix+"/") {
-			files = append(files, f)
+			some = append(some, f)
 		}
 	}
-	if err := ir.WriteFiles(dir, files, false); err != nil {
+	if err := ir.WriteFiles(dir, some, false); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// writeRevisions writes the schema revisions' files under prefix into
+// dir/revision<N>.
+func writeRevisions(t *testing.T, dir, prefix string) {
+	t.Helper()
+	i := 0
+	for _, files := range revisions(t) {
+		i++
+		writeUnder(t, filepath.Join(dir, fmt.Sprintf("revision%d", i)), files, prefix)
 	}
 }
 
@@ -116,19 +133,7 @@ func TestGoldenGo(t *testing.T) {
 			checks++
 		}
 	}
-	i := 0
-	for _, files := range revisions(t) {
-		i++
-		var gofiles []ir.File
-		for _, f := range files {
-			if strings.HasPrefix(f.Path, "go/") {
-				gofiles = append(gofiles, f)
-			}
-		}
-		if err := ir.WriteFiles(filepath.Join(mod, fmt.Sprintf("revision%d", i)), gofiles, false); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeRevisions(t, mod, "go")
 	if checks < 8 {
 		t.Fatalf("only %d cases have Go expectations (testdata/golden/<case>/check.go.txt)", checks)
 	}
@@ -256,19 +261,7 @@ func TestGoldenTS(t *testing.T) {
 	if err := ir.WriteFiles(filepath.Join(dir, "shipped"), files, false); err != nil {
 		t.Fatal(err)
 	}
-	i := 0
-	for _, files := range revisions(t) {
-		i++
-		var ts []ir.File
-		for _, f := range files {
-			if strings.HasPrefix(f.Path, "ts/") {
-				ts = append(ts, f)
-			}
-		}
-		if err := ir.WriteFiles(filepath.Join(dir, fmt.Sprintf("revision%d", i)), ts, false); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeRevisions(t, dir, "ts")
 	// The generated compiler options, read from one generated tsconfig.json
 	// (JSONC: its first lines are the header comment).
 	raw, err := os.ReadFile(filepath.Join(dir, "shipped", "ts", "tsconfig.json"))

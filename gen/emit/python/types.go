@@ -311,16 +311,23 @@ func (e *emitter) objectClass(p *printer, t *ir.Type) {
 		p.Seq("WIRE_NAMES: ClassVar[Mapping[str, str]] = ", "{", wire, "}", "")
 		p.Doc("Attribute name → wire member name.")
 		p.Blank(1)
-		p.P("@classmethod")
-		p.Block("def from_json(cls, value: _JsonValue) -> "+name+":", func() {
-			p.Doc("Decode a JSON value (as ``json.loads`` returns it); raises DecodeError.")
-			p.P("return decode(_d_%s, value)", name)
-		})
-		p.Blank(1)
-		p.Block("def to_json(self) -> dict[str, _JsonValue]:", func() {
-			p.Doc("Encode as a JSON object: wire names, absent members left out.")
-			e.objectEncoder(p, t)
-		})
+		jsonMethods(p, name, "Decode a JSON value (as ``json.loads`` returns it); raises DecodeError.",
+			"Encode as a JSON object: wire names, absent members left out.", func() { e.objectEncoder(p, t) })
+	})
+}
+
+// jsonMethods prints a class's from_json (decoding with _d_<name>) and
+// to_json (its body printed by encode).
+func jsonMethods(p *printer, name, fromDoc, toDoc string, encode func()) {
+	p.P("@classmethod")
+	p.Block("def from_json(cls, value: _JsonValue) -> "+name+":", func() {
+		p.Doc(fromDoc)
+		p.P("return decode(_d_%s, value)", name)
+	})
+	p.Blank(1)
+	p.Block("def to_json(self) -> dict[str, _JsonValue]:", func() {
+		p.Doc(toDoc)
+		encode()
 	})
 }
 
@@ -400,16 +407,8 @@ func (e *emitter) unknownClass(p *printer, t *ir.Type) {
 			p.P(`return t if type(t) is str else ""`)
 		})
 		p.Blank(1)
-		p.P("@classmethod")
-		p.Block("def from_json(cls, value: _JsonValue) -> "+name+":", func() {
-			p.Doc("Decode an object whose tag is none of the known ones; raises DecodeError.")
-			p.P("return decode(_d_%s, value)", name)
-		})
-		p.Blank(1)
-		p.Block("def to_json(self) -> dict[str, _JsonValue]:", func() {
-			p.Doc("Return ``raw``: the object exactly as it was decoded.")
-			p.P("return self.raw")
-		})
+		jsonMethods(p, name, "Decode an object whose tag is none of the known ones; raises DecodeError.",
+			"Return ``raw``: the object exactly as it was decoded.", func() { p.P("return self.raw") })
 	})
 }
 
