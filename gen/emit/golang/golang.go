@@ -486,7 +486,12 @@ func (e *emitter) unmarshal(f *jen.File, t *ir.Type) {
 		case reprOf(fd) == reprFlag:
 			body = append(body, jen.Id("out").Dot(fd.Names.Of(ir.LangGo)).Op("=").Id("r").Dot("constant").Call(wire, jen.Lit(*fd.Const), jen.False()))
 		default:
-			body = append(body, call(1, "field", jen.Id("r"), wire, jen.Lit(fd.Required), jen.Op("&").Id("out").Dot(fd.Names.Of(ir.LangGo)), e.fieldDecoder(fd)))
+			args := []jen.Code{jen.Id("r"), wire, jen.Lit(fd.Required), jen.Op("&").Id("out").Dot(fd.Names.Of(ir.LangGo)), e.fieldDecoder(fd)}
+			if 4+len("field(r, , false, &out., )")+len(fd.Wire)+2+len(fd.Names.Of(ir.LangGo))+decoderBound(&fd.Type) <= maxLine {
+				body = append(body, jen.Id("field").Call(args...)) // short for sure: no need to measure
+			} else {
+				body = append(body, call(1, "field", args...))
+			}
 		}
 	}
 	switch {
@@ -506,6 +511,24 @@ func (e *emitter) unmarshal(f *jen.File, t *ir.Type) {
 // maxLine is the longest line of generated code, in columns (a tab counted
 // as 4).
 const maxLine = 120
+
+// decoderBound is an upper bound of the length of a decoder expression of
+// r (decodeNullable(decodePtr(decodeSlice(decodeAs[T]))) and the like):
+// the longest wrapper chain's names plus the types' names.
+func decoderBound(r *ir.TypeRef) int {
+	const wrappers = len("decodeNullable(decodePtr(decodeAs[json.RawMessage]))")
+	n := wrappers
+	switch r.Kind {
+	case ir.RefNamed:
+		n += 2 * len(goName(r.Named)) // Decode<Name> or decodeAs[<Name>], and an alias's target
+		if r.Named.Kind == ir.KindAlias {
+			n += decoderBound(r.Named.Alias)
+		}
+	case ir.RefArray, ir.RefMap:
+		n += decoderBound(r.Elem)
+	}
+	return n
+}
 
 // call is fn(args...) on one line when it fits at depth (in tabs), else
 // with one argument per line.
