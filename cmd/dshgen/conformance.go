@@ -5,46 +5,60 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/conformance"
 	"github.com/dshgen/dshgen/gen/wire/corpus"
 	"github.com/dshgen/dshgen/gen/wire/validate"
+	"github.com/dshgen/dshgen/schema"
 )
 
-// driverDir is where the round-trip drivers live (relative to the
-// repository root, where dshgen conformance runs).
-const driverDir = "testdata/conformance/drivers"
+// repoTypeScript is where the repository's test-only npm packages put
+// TypeScript (npm ci --prefix testdata/ts); used when dshgen runs at the
+// repository root and DSHGEN_TYPESCRIPT is not set.
+const repoTypeScript = "testdata/ts/node_modules/typescript"
 
 func init() {
-	var schemaPath, outDir, pkg string
+	var outDir, pkg string
+	var src schemaFlags
 	var langs []string
 	cmd := &cobra.Command{
 		Use:   "conformance [FILE...]",
 		Short: "Round-trip frames through the Go, Python and TypeScript bindings and check the invalid vectors",
 		Long: `conformance sends JSON-RPC frames through each language's round-trip
-driver (testdata/conformance/drivers/<lang>): every frame the validator finds
-valid must decode into that language's generated bindings by method and
-encode back to the same JSON value (member order aside). Each mismatch is
-reported with the language, the input line and the JSON pointer of the
-first difference. It also checks that the validator reports each invalid
-vector (testdata/conformance/invalid.jsonl) with its labelled rule.
+driver: every frame the validator finds valid must decode into that
+language's bindings by method and encode back to the same JSON value
+(member order aside; strings exactly, so a lone surrogate turned into
+U+FFFD is a mismatch). Each mismatch is reported with the language, the
+input line and the JSON pointer of the first difference; a frame a driver
+cannot handle, or dies on, is reported at its own line with the reason and
+the run goes on. It also checks that the validator reports each invalid
+vector with its labelled rule.
+
+The bindings are generated from --schema with --package into a scratch
+directory (or, with --out, the ones already generated there are tested);
+the drivers are built into dshgen, so this works from any directory and for
+any protocol schema. Needs go (Go), python3 or $DSHGEN_PYTHON (Python), and
+node 20+ with the typescript package (TypeScript): $DSHGEN_TYPESCRIPT, or
+resolved from the working directory (npm install typescript).
 
 FILE is NDJSON frames or an interleaved capture (as written by 'dshgen tap
---capture'). Without FILE: the generated vectors
-(testdata/conformance/valid.log) and every fixture in ../shared/fixtures.
-Stateful rules are not conformance's business: a frame that breaks only
-those still has to round-trip.
+--capture'). Without FILE: the conformance vectors generated from the
+schema (named valid.log, as 'dshgen generate --vectors DIR' writes them)
+and the invalid vectors, plus, for the shipped schema, every fixture in
+../shared/fixtures when it is there. Stateful rules are not conformance's
+business: a frame that breaks only those still has to round-trip. Frames
+nesting deeper than 10000 levels are not held to it.
 
 Exit status: 0 all conform, 1 a mismatch or a missed invalid vector, 2
 usage or setup error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := loadSchema(schemaPath)
+			m, err := src.load()
 			if err != nil {
 				return usageErr(err)
 			}
@@ -52,25 +66,39 @@ usage or setup error.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			inputs := args
-			var invalid []conformance.Invalid
-			if len(inputs) == 0 {
-				inputs, err = defaultConformanceInputs()
-				if err != nil {
-					return usageErr(err)
-				}
-				if invalid, err = conformance.ReadInvalid(filepath.Join(defaultVectors, "invalid.jsonl")); err != nil {
-					return usageErr(err)
-				}
+			inputs, invalid, err := conformanceInputs(m, src.schema, args)
+			if err != nil {
+				return usageErr(err)
+			}
+			selected, err := expandLangs(langs)
+			if err != nil {
+				return usageErr(err)
 			}
 			tmp, err := os.MkdirTemp("", "dshgen-conformance-")
 			if err != nil {
 				return usageErr(err)
 			}
 			defer os.RemoveAll(tmp)
+			b := conformance.Bindings{Dir: outDir, Package: pkg}
+			if !cmd.Flags().Changed("out") {
+				files, err := generateAll(m, selected, ir.Options{Package: pkg, Version: version})
+				if err != nil {
+					return usageErr(err)
+				}
+				b.Dir = filepath.Join(tmp, "bindings")
+				if err := ir.WriteFiles(b.Dir, files, false); err != nil {
+					return usageErr(err)
+				}
+			}
+			tools := conformance.Tools{Python: os.Getenv("DSHGEN_PYTHON"), TypeScript: os.Getenv("DSHGEN_TYPESCRIPT")}
+			if tools.TypeScript == "" {
+				if _, err := os.Stat(filepath.Join(repoTypeScript, "package.json")); err == nil {
+					tools.TypeScript = repoTypeScript
+				}
+			}
 			var drivers []conformance.Driver
-			for _, l := range expandLangs(langs) {
-				d, err := setupDriver(l, outDir, pkg, tmp)
+			for _, l := range selected {
+				d, err := conformance.Setup(l, b, filepath.Join(tmp, "driver-"+l), tools)
 				if err != nil {
 					return usageErr(fmt.Errorf("%s driver: %w", l, err))
 				}
@@ -80,13 +108,17 @@ usage or setup error.`,
 			if err != nil {
 				return usageErr(err)
 			}
+			if len(args) > 0 {
+				// The user's own inputs: say which frames were not checked.
+				for _, f := range rep.NotValid {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s:%d: not checked (not a valid frame): %s\n", f.File, f.Line, f.Why)
+				}
+			}
 			printReport(cmd.OutOrStdout(), rep, drivers)
 			if rep.Failed() {
-				repro := "go run ./cmd/dshgen conformance --lang " + strings.Join(expandLangs(langs), ",")
-				if schemaPath != "schema/dsh-sdk-protocol.schema.json" {
-					repro += " --schema " + schemaPath
-				}
-				if outDir != "out" {
+				repro := "dshgen conformance --lang " + strings.Join(selected, ",")
+				repro += src.args()
+				if cmd.Flags().Changed("out") {
 					repro += " --out " + outDir
 				}
 				if pkg != "dshproto" {
@@ -101,109 +133,75 @@ usage or setup error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&schemaPath, "schema", "schema/dsh-sdk-protocol.schema.json", "protocol schema")
-	cmd.Flags().StringVar(&outDir, "out", "out", "directory holding the generated bindings (go/, python/, ts/)")
-	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name the bindings were generated with")
+	addSchemaFlags(cmd.Flags(), &src)
+	cmd.Flags().StringVar(&outDir, "out", "", "test the bindings already generated in this directory (go/, python/, ts/ as 'dshgen generate --out' writes them) instead of generating them from --schema")
+	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name the bindings are (or were) generated with")
 	cmd.Flags().StringSliceVar(&langs, "lang", []string{"all"}, "languages: go, python, ts or all")
 	rootCmd.AddCommand(cmd)
 }
 
-func expandLangs(langs []string) []string {
+func expandLangs(langs []string) ([]string, error) {
 	var out []string
 	for _, l := range langs {
+		l = strings.TrimSpace(l)
 		if l == "all" {
-			return []string{"go", "python", "ts"}
+			return conformance.Langs, nil
 		}
-		out = append(out, strings.TrimSpace(l))
+		known := false
+		for _, k := range conformance.Langs {
+			known = known || k == l
+		}
+		if !known {
+			return nil, fmt.Errorf("unknown --lang %q (%s or all)", l, strings.Join(conformance.Langs, ", "))
+		}
+		out = append(out, l)
 	}
-	return out
+	return out, nil
 }
 
-// defaultConformanceInputs: the generated vectors and every fixture (the
-// real captures as interleaved logs, so responses pair with requests).
-func defaultConformanceInputs() ([]string, error) {
-	inputs := []string{filepath.Join(defaultVectors, "valid.log")}
-	fx := filepath.Join(corpus.SharedDir(), "fixtures")
-	for _, pat := range []string{"real-captures/*/interleaved.log", "upstream-snapshots/*/notifications.expected.jsonl"} {
-		m, err := filepath.Glob(filepath.Join(fx, pat))
-		if err != nil {
-			return nil, err
-		}
-		sort.Strings(m)
-		inputs = append(inputs, m...)
-	}
-	if len(inputs) == 1 {
-		return nil, fmt.Errorf("no fixtures under %s", fx)
-	}
-	return inputs, nil
-}
-
-// setupDriver prepares one language's driver against the bindings in out.
-func setupDriver(lang, out, pkg, tmp string) (conformance.Driver, error) {
-	absOut, err := filepath.Abs(out)
-	if err != nil {
-		return conformance.Driver{}, err
-	}
-	switch lang {
-	case "go":
-		// A scratch module holding a copy of the generated package and the
-		// driver, so any output directory (and package name) can be tested.
-		mod := filepath.Join(tmp, "go")
-		src, err := os.ReadFile(filepath.Join(driverDir, "go", "main.go"))
-		if err != nil {
-			return conformance.Driver{}, err
-		}
-		src = []byte(strings.Replace(string(src), `"github.com/dshgen/dshgen/out/go/dshproto"`, `"dshconformance/`+pkg+`"`, 1))
-		files := map[string][]byte{"go.mod": []byte("module dshconformance\n\ngo 1.26\n"), "main.go": src}
-		gen, err := filepath.Glob(filepath.Join(absOut, "go", pkg, "*.go"))
-		if err != nil || len(gen) == 0 {
-			return conformance.Driver{}, fmt.Errorf("no generated Go under %s", filepath.Join(out, "go", pkg))
-		}
-		for _, g := range gen {
-			b, err := os.ReadFile(g)
+// conformanceInputs returns the files given, or the vectors generated from
+// m (and, for the shipped schema, the shared fixtures: the real captures
+// as interleaved logs, so responses pair with requests) and the invalid
+// vectors.
+func conformanceInputs(m *ir.Model, schemaPath string, files []string) ([]conformance.Input, []conformance.Invalid, error) {
+	var inputs []conformance.Input
+	if len(files) > 0 {
+		for _, f := range files {
+			data, err := os.ReadFile(f)
 			if err != nil {
-				return conformance.Driver{}, err
+				return nil, nil, err
 			}
-			files[filepath.Join(pkg, filepath.Base(g))] = b
+			inputs = append(inputs, conformance.Input{Name: f, Data: data})
 		}
-		for name, b := range files {
-			p := filepath.Join(mod, name)
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			if err := os.WriteFile(p, b, 0o644); err != nil {
-				return conformance.Driver{}, err
-			}
-		}
-		bin := filepath.Join(tmp, "go-driver")
-		build := exec.Command("go", "build", "-o", bin, ".")
-		build.Dir = mod
-		if outb, err := build.CombinedOutput(); err != nil {
-			return conformance.Driver{}, fmt.Errorf("building: %v\n%s", err, outb)
-		}
-		return conformance.Driver{Lang: "go", Cmd: []string{bin}}, nil
-	case "python":
-		driver, err := filepath.Abs(filepath.Join(driverDir, "python", "driver.py"))
-		if err != nil {
-			return conformance.Driver{}, err
-		}
-		if _, err := os.Stat(driver); err != nil {
-			return conformance.Driver{}, err
-		}
-		py := os.Getenv("DSHGEN_PYTHON")
-		if py == "" {
-			py = "python3"
-		}
-		return conformance.Driver{Lang: "python", Cmd: []string{py, driver, "--package", pkg}, Env: []string{"PYTHONPATH=" + filepath.Join(absOut, "python")}}, nil
-	case "ts":
-		driver, err := filepath.Abs(filepath.Join(driverDir, "ts", "driver.mjs"))
-		if err != nil {
-			return conformance.Driver{}, err
-		}
-		if _, err := os.Stat(driver); err != nil {
-			return conformance.Driver{}, err
-		}
-		return conformance.Driver{Lang: "ts", Cmd: []string{"node", driver}, Env: []string{"DSHGEN_TS_OUT=" + filepath.Join(absOut, "ts")}}, nil
+		return inputs, nil, nil
 	}
-	return conformance.Driver{}, fmt.Errorf("unknown language %q (go, python, ts)", lang)
+	set, err := conformance.Generate(m)
+	if err != nil {
+		return nil, nil, fmt.Errorf("conformance vectors: %w", err)
+	}
+	for _, f := range set.Files() {
+		if f.Path == "valid.log" {
+			inputs = append(inputs, conformance.Input{Name: f.Path, Data: f.Data})
+		}
+	}
+	if schemaPath == schema.Path || m.SHA256 == schema.SHA256() {
+		fx := filepath.Join(corpus.SharedDir(), "fixtures")
+		for _, pat := range []string{"real-captures/*/interleaved.log", "upstream-snapshots/*/notifications.expected.jsonl"} {
+			paths, err := filepath.Glob(filepath.Join(fx, pat))
+			if err != nil {
+				return nil, nil, err
+			}
+			sort.Strings(paths)
+			for _, p := range paths {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return nil, nil, err
+				}
+				inputs = append(inputs, conformance.Input{Name: p, Data: data})
+			}
+		}
+	}
+	return inputs, set.Invalid, nil
 }
 
 func printReport(w io.Writer, rep *conformance.Report, drivers []conformance.Driver) {

@@ -1,20 +1,23 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestConformanceGo: the committed Go bindings round-trip the default
-// corpus and the validator catches every invalid vector.
+// TestConformanceGo: the Go bindings generated from the shipped schema
+// round-trip the default corpus and the validator catches every invalid
+// vector.
 func TestConformanceGo(t *testing.T) {
 	code, stdout, stderr := runDshgen(t, repoRoot(t), "conformance", "--lang", "go")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "invalid vectors caught: 29/29") {
+	if !strings.Contains(stdout, "round-tripped: go 919/919; invalid vectors caught: 29/29") {
 		t.Errorf("no summary: %s", stdout)
 	}
 }
@@ -50,20 +53,222 @@ func TestConformanceCatchesBrokenEmitter(t *testing.T) {
 
 // TestConformanceUserCapture: a capture the user points at is round-tripped.
 func TestConformanceUserCapture(t *testing.T) {
-	capture := filepath.Join(root(t), "..", "shared", "fixtures", "real-captures", "subagent", "interleaved.log")
+	capture := filepath.Join(repoRoot(t), "..", "shared", "fixtures", "real-captures", "subagent", "interleaved.log")
 	code, stdout, stderr := runDshgen(t, repoRoot(t), "conformance", "--lang", "go", capture)
 	if code != 0 || !strings.Contains(stdout, "1 files, 68 frames") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }
 
-func root(t *testing.T) string { return repoRoot(t) }
-
-// TestConformancePython: the committed Python bindings round-trip the
-// default corpus (the package needs only the standard library).
+// TestConformancePython: the Python bindings round-trip the default corpus
+// (the package needs only the standard library).
 func TestConformancePython(t *testing.T) {
+	if !haveLang(t, "python") {
+		t.Skip("python3 not found")
+	}
 	code, stdout, stderr := runDshgen(t, repoRoot(t), "conformance", "--lang", "python")
-	if code != 0 || !strings.Contains(stdout, "invalid vectors caught: 29/29") {
+	if code != 0 || !strings.Contains(stdout, "round-tripped: python 919/919; invalid vectors caught: 29/29") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestConformanceTypeScript: the TypeScript bindings round-trip the
+// default corpus.
+func TestConformanceTypeScript(t *testing.T) {
+	if !haveLang(t, "ts") {
+		t.Skip("node or TypeScript (npm ci in testdata/ts) missing")
+	}
+	code, stdout, stderr := runDshgenEnv(t, repoRoot(t), nil, "conformance", "--lang", "ts")
+	if code != 0 || !strings.Contains(stdout, "round-tripped: ts 919/919; invalid vectors caught: 29/29") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// haveLang reports whether lang's driver can run here; it fails instead of
+// skipping where CI requires the tools (DSHGEN_PYTHON, DSHGEN_REQUIRE_TSC).
+func haveLang(t *testing.T, lang string) bool {
+	t.Helper()
+	switch lang {
+	case "python":
+		py := os.Getenv("DSHGEN_PYTHON")
+		if _, err := exec.LookPath(orPython(py)); err != nil {
+			if py != "" {
+				t.Fatalf("DSHGEN_PYTHON=%s: %v", py, err)
+			}
+			return false
+		}
+	case "ts":
+		_, errNode := exec.LookPath("node")
+		_, errTS := os.Stat(filepath.Join(repoRoot(t), repoTypeScript, "package.json"))
+		if errNode != nil || errTS != nil {
+			if os.Getenv("DSHGEN_REQUIRE_TSC") != "" {
+				t.Fatalf("node or TypeScript missing: %v %v", errNode, errTS)
+			}
+			return false
+		}
+	}
+	return true
+}
+
+func orPython(p string) string {
+	if p == "" {
+		return "python3"
+	}
+	return p
+}
+
+// langsHere are the languages whose drivers can run here.
+func langsHere(t *testing.T) []string {
+	var out []string
+	for _, l := range []string{"go", "python", "ts"} {
+		if haveLang(t, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// perLang is the summary's "round-tripped:" part for langs, each n/n.
+func perLang(langs []string, n int) string {
+	var parts []string
+	for _, l := range langs {
+		parts = append(parts, fmt.Sprintf("%s %d/%d", l, n, n))
+	}
+	return "round-tripped: " + strings.Join(parts, ", ") + ";"
+}
+
+// nestedFrames writes a file of 100 session.status notifications with
+// line51 as its line 51.
+func nestedFrames(t *testing.T, line51 string) string {
+	var b strings.Builder
+	for i := 1; i <= 101; i++ {
+		if i == 51 {
+			b.WriteString(line51 + "\n")
+			continue
+		}
+		b.WriteString(`{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"s","status":"idle"}}` + "\n")
+	}
+	p := filepath.Join(t.TempDir(), "frames.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestConformanceDeepValueAmongGoodFrames: one 5000-deep JSON value among
+// 100 good frames round-trips in every language (it used to crash the
+// Python and TypeScript drivers and report 0/101, blamed on line 1).
+func TestConformanceDeepValueAmongGoodFrames(t *testing.T) {
+	langs := langsHere(t)
+	deep := `{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"s","status":"idle","x":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}`
+	code, stdout, stderr := runDshgenEnv(t, repoRoot(t), nil, "conformance", "--lang", strings.Join(langs, ","), nestedFrames(t, deep))
+	if code != 0 || !strings.Contains(stdout, "101 frames, 101 valid; "+perLang(langs, 101)) {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestConformanceExactStrings: a lone surrogate the Go bindings turn into
+// U+FFFD (encoding/json does) is a mismatch at its own line, with both
+// strings shown; Python and TypeScript keep it.
+func TestConformanceExactStrings(t *testing.T) {
+	langs := langsHere(t)
+	sur := `{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"a\ud800b","status":"idle"}}`
+	code, stdout, _ := runDshgenEnv(t, repoRoot(t), nil, "conformance", "--lang", strings.Join(langs, ","), nestedFrames(t, sur))
+	want := `frames.jsonl:51: go: re-encodes differently: "a\ud800b" vs "a\ufffdb" at /params/sessionId`
+	if code != 1 || !strings.Contains(stdout, want) || strings.Count(stdout, "frames.jsonl:") != 1 {
+		t.Fatalf("exit %d, want 1 and only %q:\n%s", code, want, stdout)
+	}
+	if !strings.Contains(stdout, "go 100/101") {
+		t.Errorf("go not 100/101:\n%s", stdout)
+	}
+	for _, l := range langs[1:] {
+		if !strings.Contains(stdout, l+" 101/101") {
+			t.Errorf("%s not 101/101:\n%s", l, stdout)
+		}
+	}
+}
+
+// kvSchema is a small protocol of our own (not the shipped one): a request
+// with a result holding any JSON value and a notification whose params are
+// a tagged union.
+const kvSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:example:kv",
+  "title": "Key-value store protocol",
+  "x-methods": {
+    "kv/get": {"kind": "request", "direction": "client-to-server", "params": {"$ref": "#/$defs/GetParams"}, "result": {"$ref": "#/$defs/GetResult"}, "description": "Read one key."},
+    "kv/changed": {"kind": "notification", "direction": "server-to-client", "params": {"$ref": "#/$defs/Change"}, "description": "A key was set or deleted."}
+  },
+  "$defs": {
+    "JsonValue": {"description": "Any JSON value.", "anyOf": [{"type": "null"}, {"type": "boolean"}, {"type": "number"}, {"type": "string"},
+      {"type": "array", "items": {"$ref": "#/$defs/JsonValue"}}, {"type": "object", "additionalProperties": {"$ref": "#/$defs/JsonValue"}}]},
+    "GetParams": {"type": "object", "description": "Which key to read.", "properties": {"key": {"type": "string", "minLength": 1, "description": "The key."}}, "required": ["key"], "additionalProperties": false},
+    "GetResult": {"type": "object", "description": "The key's value.", "properties": {
+      "value": {"$ref": "#/$defs/JsonValue", "description": "The stored value (absent: no such key)."},
+      "version": {"type": "integer", "minimum": 0, "description": "Write count of the key."}}, "required": ["version"]},
+    "Change": {"description": "One change, by operation.", "oneOf": [{"$ref": "#/$defs/SetChange"}, {"$ref": "#/$defs/DeleteChange"}], "discriminator": {"propertyName": "op"}},
+    "SetChange": {"type": "object", "description": "A key was set.", "properties": {"op": {"const": "set", "description": "Tag."}, "key": {"type": "string", "description": "The key."},
+      "value": {"$ref": "#/$defs/JsonValue", "description": "New value."}}, "required": ["op", "key", "value"]},
+    "DeleteChange": {"type": "object", "description": "A key was deleted.", "properties": {"op": {"const": "delete", "description": "Tag."}, "key": {"type": "string", "description": "The key."}}, "required": ["op", "key"]}
+  }
+}
+`
+
+// TestConformanceOutsideRepository: the built binary, run in a directory
+// holding nothing but a user's schema, generates that schema's bindings,
+// round-trips its vectors through every language and checks its invalid
+// vectors; the same for the shipped schema; and a capture of the user's
+// protocol is checked too (a frame that is not valid is named with why);
+// and the MCP subset of testdata/second-protocol.
+func TestConformanceOutsideRepository(t *testing.T) {
+	langs := langsHere(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "kv.schema.json"), []byte(kvSchema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runDshgenEnv(t, dir, nil, "conformance", "--schema", "kv.schema.json", "--package", "kvproto", "--lang", strings.Join(langs, ","))
+	if code != 0 || !strings.Contains(stdout, "1 files, 8 frames, 8 valid; "+perLang(langs, 8)+" invalid vectors caught: 17/17") {
+		t.Fatalf("kv schema: exit %d\n%s%s", code, stdout, stderr)
+	}
+	capture := "C->S\t0.000\t" + `{"jsonrpc":"2.0","id":1,"method":"kv/get","params":{"key":"k"}}` + "\n" +
+		"S->C\t1.000\t" + `{"jsonrpc":"2.0","id":1,"result":{"version":3,"value":{"a":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}}}` + "\n" +
+		"S->C\t2.000\t" + `{"jsonrpc":"2.0","method":"kv/changed","params":{"op":"set","key":"é\ud83d\ude00","value":[1,2.5,"x"]}}` + "\n" +
+		"S->C\t3.000\t" + `{"jsonrpc":"2.0","method":"kv/changed","params":{"op":"rename","key":"k","to":"j"}}` + "\n"
+	os.WriteFile(filepath.Join(dir, "session.log"), []byte(capture), 0o644)
+	code, stdout, stderr = runDshgenEnv(t, dir, nil, "conformance", "--schema", "kv.schema.json", "--package", "kvproto", "--lang", strings.Join(langs, ","), "session.log")
+	if code != 0 || !strings.Contains(stdout, "1 files, 4 frames, 3 valid; "+perLang(langs, 3)) ||
+		!strings.Contains(stdout, `session.log:4: not checked (not a valid frame): union.unknown-tag: unknown Change op "rename"`) {
+		t.Fatalf("kv capture: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runDshgenEnv(t, dir, nil, "conformance", "--lang", strings.Join(langs, ","))
+	if code != 0 || !strings.Contains(stdout, perLang(langs, 919)+" invalid vectors caught: 29/29") {
+		t.Fatalf("shipped schema: exit %d\n%s%s", code, stdout, stderr)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("conformance left files in the working directory: %v", entries)
+	}
+	// A larger protocol: the MCP subset, whose root URIs carry a pattern
+	// without examples.
+	mcp, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "second-protocol", "mcp.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "mcp.schema.json"), mcp, 0o644)
+	code, stdout, stderr = runDshgenEnv(t, dir, nil, "conformance", "--schema", "mcp.schema.json", "--package", "mcpproto", "--lang", strings.Join(langs, ","))
+	if code != 0 || !strings.Contains(stdout, "1 files, 148 frames, 148 valid; "+perLang(langs, 148)+" invalid vectors caught: 40/40") {
+		t.Fatalf("MCP subset: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestConformanceNoTypeScript: without TypeScript the TypeScript driver is
+// a setup error that says how to get it.
+func TestConformanceNoTypeScript(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not found")
+	}
+	code, stdout, stderr := runDshgenEnv(t, t.TempDir(), []string{"DSHGEN_TYPESCRIPT="}, "conformance", "--lang", "ts")
+	if code != 2 || !strings.Contains(stderr, "ts driver: did not start") || !strings.Contains(stderr, "npm install typescript") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }

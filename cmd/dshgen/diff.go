@@ -24,8 +24,10 @@ JSON pointer in both files, its rule id and its category:
 
 Each side is a schema file, or REV:path for the file at a git revision of the
 repository the current directory is in (HEAD~1:schema/dsh-sdk-protocol.schema.json);
-files it $refs are read from the same revision. The rules are listed in
-gen/wire/diff/RULES.md.
+files it $refs are read from the same revision. --old-overlay and
+--new-overlay (repeatable) apply overlay files to one side each (an overlay
+is read from the working tree, also for REV:path); --allow-ref-dir applies to
+both sides. The rules are listed in gen/wire/diff/RULES.md.
 
 Exit status: 1 when a change of the --fail-on category or worse is found
 (wire: wire-breaking-*; code: also code-breaking and any change that breaks
@@ -43,8 +45,14 @@ generated code; strict: also wire-strict-receivers; none: never), 0 otherwise,
 func init() {
 	diffCmd.Flags().String("format", "text", "report format: text or json")
 	diffCmd.Flags().String("fail-on", string(diff.FailWire), "exit 1 on changes of this category or worse: wire, code, strict or none")
+	diffCmd.Flags().StringArray("old-overlay", nil, "overlay `FILE` for the OLD schema (repeatable, applied in order)")
+	diffCmd.Flags().StringArray("new-overlay", nil, "overlay `FILE` for the NEW schema (repeatable, applied in order)")
+	addAllowRefDir(diffCmd.Flags(), &diffAllowRefDirs)
 	rootCmd.AddCommand(diffCmd)
 }
+
+// diffAllowRefDirs is diff's --allow-ref-dir (both sides).
+var diffAllowRefDirs []string
 
 func runDiff(cmd *cobra.Command, args []string) error {
 	format, _ := cmd.Flags().GetString("format")
@@ -56,12 +64,14 @@ func runDiff(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	old, err := diff.LoadSource(args[0])
+	oldOverlays, _ := cmd.Flags().GetStringArray("old-overlay")
+	newOverlays, _ := cmd.Flags().GetStringArray("new-overlay")
+	old, err := diff.LoadSource(args[0], diff.Options{Overlays: oldOverlays, AllowRefDirs: diffAllowRefDirs})
 	if err != nil {
 		return usageErr(fmt.Errorf("old schema: %w", err))
 	}
 	defer old.Close()
-	nw, err := diff.LoadSource(args[1])
+	nw, err := diff.LoadSource(args[1], diff.Options{Overlays: newOverlays, AllowRefDirs: diffAllowRefDirs})
 	if err != nil {
 		return usageErr(fmt.Errorf("new schema: %w", err))
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,17 +27,6 @@ var version = "0.1.0"
 
 // emitters are the target languages, by --lang name, in output order.
 var emitters = emit.All
-
-// loadSchema loads the schema at path, or the shipped one when path is the
-// default and the file is not there (dshgen run outside the repository).
-func loadSchema(path string) (*ir.Model, error) {
-	if path == schema.Path {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return ir.LoadBytes(schema.FileName, schema.Bytes())
-		}
-	}
-	return ir.Load(path)
-}
 
 // generateAll runs the selected emitters and returns every file, sorted.
 func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
@@ -90,7 +78,8 @@ func langNames() []string {
 }
 
 func init() {
-	var schemaPath, outDir, pkg, vectorsDir string
+	var outDir, pkg, vectorsDir string
+	var src schemaFlags
 	var langs []string
 	var check bool
 	cmd := &cobra.Command{
@@ -106,7 +95,7 @@ compared with the files under --out; drift prints a unified diff and the
 command that fixes it, and exits 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := loadSchema(schemaPath)
+			m, err := src.load()
 			if err != nil {
 				return usageErr(err)
 			}
@@ -115,7 +104,7 @@ command that fixes it, and exits 1.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			if !cmd.Flags().Changed("vectors") && schemaPath == schema.Path {
+			if !cmd.Flags().Changed("vectors") && src.schema == schema.Path && len(src.overlays) == 0 {
 				// In the repository the shipped schema's vectors are kept
 				// fresh with its bindings.
 				if st, err := os.Stat(defaultVectors); err == nil && st.IsDir() {
@@ -131,9 +120,9 @@ command that fixes it, and exits 1.`,
 				vectors = set.Files()
 			}
 			if check {
-				err := checkDrift(cmd, outDir, files, schemaPath, langs)
+				err := checkDrift(cmd, outDir, files, &src, langs)
 				if vectorsDir != "" {
-					if verr := checkDrift(cmd, vectorsDir, vectors, schemaPath, langs); verr != nil {
+					if verr := checkDrift(cmd, vectorsDir, vectors, &src, langs); verr != nil {
 						err = verr
 					}
 				}
@@ -151,7 +140,7 @@ command that fixes it, and exits 1.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&schemaPath, "schema", schema.Path, "schema file (JSON Schema draft 2020-12 with x-methods)")
+	addSchemaFlags(cmd.Flags(), &src)
 	cmd.Flags().StringVar(&outDir, "out", "out", "output directory")
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name in every language")
 	cmd.Flags().StringSliceVar(&langs, "lang", []string{"all"}, "languages to generate: "+strings.Join(langNames(), ",")+" or all")
@@ -164,7 +153,7 @@ command that fixes it, and exits 1.`,
 }
 
 // checkDrift compares files with what is under dir and reports drift.
-func checkDrift(cmd *cobra.Command, dir string, files []ir.File, schemaPath string, langs []string) error {
+func checkDrift(cmd *cobra.Command, dir string, files []ir.File, src *schemaFlags, langs []string) error {
 	out := cmd.OutOrStdout()
 	stale := 0
 	for _, f := range files {
@@ -187,10 +176,7 @@ func checkDrift(cmd *cobra.Command, dir string, files []ir.File, schemaPath stri
 		fmt.Fprintf(cmd.ErrOrStderr(), "dshgen: %s is fresh (%d files)\n", dir, len(files))
 		return nil
 	}
-	fix := "go run ./cmd/dshgen generate"
-	if schemaPath != schema.Path {
-		fix += " --schema " + schemaPath
-	}
+	fix := "go run ./cmd/dshgen generate" + src.args()
 	if dir != "out" {
 		fix += " --out " + dir
 	}

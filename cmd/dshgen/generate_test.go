@@ -16,8 +16,17 @@ import (
 // and stderr.
 func runDshgen(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
+	return runDshgenEnv(t, dir, nil, args...)
+}
+
+// runDshgenEnv is runDshgen with extra environment (later entries win).
+// DSHGEN_TYPESCRIPT points at the repository's TypeScript unless env sets
+// it, so conformance finds it from any directory.
+func runDshgenEnv(t *testing.T, dir string, env []string, args ...string) (int, string, string) {
+	t.Helper()
 	cmd := exec.Command(dshgenBin, args...)
 	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "DSHGEN_TYPESCRIPT="+filepath.Join(repoRoot(t), repoTypeScript)), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -20,7 +20,6 @@ import (
 
 	"github.com/dshgen/dshgen/gen/wire/tap"
 	"github.com/dshgen/dshgen/gen/wire/validate"
-	"github.com/dshgen/dshgen/schema"
 )
 
 // tapFlags are the flags of `dshgen tap`.
@@ -34,7 +33,7 @@ type tapFlags struct {
 	queueBytes    int64
 	maxFrameBytes int64
 	drainTimeout  time.Duration
-	schema        string
+	src           schemaFlags
 	promptOverlap string
 }
 
@@ -88,7 +87,7 @@ func init() {
 	f.Int64Var(&tapOpts.queueBytes, "queue-bytes", tap.DefaultQueueBytes, "bytes of traffic that may wait for validation before validation stops (see the overflow policy)")
 	f.Int64Var(&tapOpts.maxFrameBytes, "max-frame-bytes", tap.DefaultMaxFrameBytes, "longest line that is validated; longer ones are forwarded and captured, and reported")
 	f.DurationVar(&tapOpts.drainTimeout, "drain-timeout", tap.DefaultDrainTimeout, "after CMD exited, stop reading its stdout after this long without data (a process it started may hold it open)")
-	f.StringVar(&tapOpts.schema, "schema", schema.Path, "protocol schema `FILE` (default: the shipped schema)")
+	addSchemaFlags(f, &tapOpts.src)
 	f.StringVar(&tapOpts.promptOverlap, "prompt-overlap", "error", "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (as for validate)")
 	rootCmd.AddCommand(tapCmd)
 }
@@ -169,7 +168,8 @@ func runTap(cmd *cobra.Command, args []string) error {
 	if !o.noValidate {
 		// Compiling the schema takes ~0.1 s: the default schema is loaded
 		// beside the starting server (frames wait in the validation queue
-		// meanwhile); a --schema FILE is loaded first, so that a bad one is
+		// meanwhile); a --schema, --overlay or --allow-ref-dir is loaded
+		// first, so that a bad one is
 		// a usage error before anything runs.
 		vc := tap.ValidatorConfig{Name: streamName, CaptureMsDecimals: o.captureMsDec, MaxFrameBytes: o.maxFrameBytes}
 		if live {
@@ -178,7 +178,7 @@ func runTap(cmd *cobra.Command, args []string) error {
 			vc.Keep = tapKeepFindings
 		}
 		load := func() (*tap.ValidatorSink, error) {
-			m, err := loadSchema(o.schema)
+			m, err := o.src.load()
 			if err != nil {
 				return nil, err
 			}
@@ -189,7 +189,7 @@ func runTap(cmd *cobra.Command, args []string) error {
 			return tap.NewValidatorSink(v, vc), nil
 		}
 		sink = &lazySink{ready: make(chan struct{})}
-		if cmd.Flags().Changed("schema") {
+		if o.src.changed() {
 			s, err := load()
 			if err != nil {
 				return usageErr(fmt.Errorf("tap: %w", err))

@@ -12,7 +12,6 @@ import (
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/frame"
 	"github.com/dshgen/dshgen/gen/wire/validate"
-	"github.com/dshgen/dshgen/schema"
 )
 
 // stdinName names standard input in findings.
@@ -20,7 +19,7 @@ const stdinName = "<stdin>"
 
 func init() {
 	var (
-		schemaPath    string
+		src           schemaFlags
 		direction     string
 		format        string
 		maxFrameBytes int64
@@ -72,7 +71,7 @@ input error.`,
 			if maxFrameBytes <= 0 {
 				return usageErr(fmt.Errorf("--max-frame-bytes must be positive"))
 			}
-			m, err := loadSchema(schemaPath)
+			m, err := src.load()
 			if err != nil {
 				return usageErr(err)
 			}
@@ -128,7 +127,7 @@ input error.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&schemaPath, "schema", schema.Path, "protocol schema (default: the shipped schema)")
+	addSchemaFlags(f, &src)
 	f.StringVar(&direction, "direction", "auto", "side that wrote an NDJSON input: auto (from the first known method), client-to-server, server-to-client, or both (a mixed file; responses paired within it); captures always carry both")
 	f.StringVar(&format, "format", "text", "output format: text, json, junit or github (workflow annotations)")
 	f.Int64Var(&maxFrameBytes, "max-frame-bytes", frame.DefaultMaxFrameBytes, "longest frame read; a longer line is reported (frame.too-large) and skipped without being buffered")

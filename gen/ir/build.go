@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"github.com/dshgen/dshgen/gen/schemadoc"
 	"sort"
 	"strings"
 )
@@ -10,16 +11,16 @@ import (
 // The type is registered before its members are built, so recursion through
 // members resolves to the same *Type.
 func (l *loader) typeAt(at loc) *Type {
-	if t, ok := l.types[at.key()]; ok {
+	if t, ok := l.types[at.Key()]; ok {
 		return t
 	}
-	n := at.node()
+	n := at.Node()
 	name := ""
 	if isDefLoc(at) {
 		name = defName(at)
 	}
-	if n != nil && n.kind == nObject && n.strOf("title") != "" && !isDefLoc(at) {
-		name = n.strOf("title")
+	if n != nil && n.Kind() == schemadoc.Object && n.StrOf("title") != "" && !isDefLoc(at) {
+		name = n.StrOf("title")
 	}
 	return l.newType(at, n, name)
 }
@@ -27,7 +28,7 @@ func (l *loader) typeAt(at loc) *Type {
 // newType registers and builds a named type called name at at.
 func (l *loader) newType(at loc, n *node, name string) *Type {
 	t := &Type{Name: name, Pointer: l.pointerOf(at)}
-	l.types[at.key()] = t
+	l.types[at.Key()] = t
 	l.typeLocs[t] = at
 	if n == nil {
 		l.problem(at, "no schema here", "")
@@ -35,8 +36,8 @@ func (l *loader) newType(at loc, n *node, name string) *Type {
 		return t
 	}
 	t.Names = typeNames(name, overridesOf(n))
-	if n.kind == nObject {
-		t.Description = n.strOf("description")
+	if n.Kind() == schemadoc.Object {
+		t.Description = n.StrOf("description")
 	}
 	l.fill(t, at, n)
 	return t
@@ -46,7 +47,7 @@ func (l *loader) newType(at loc, n *node, name string) *Type {
 
 // typeList returns the "type" keyword as a list and whether it includes null.
 func typeList(n *node) ([]string, bool) {
-	tn := n.get("type")
+	tn := n.Get("type")
 	if tn == nil {
 		return nil, false
 	}
@@ -59,12 +60,12 @@ func typeList(n *node) ([]string, bool) {
 		}
 		out = append(out, s)
 	}
-	if tn.kind == nString {
-		add(tn.str)
-	} else if tn.kind == nArray {
-		for _, it := range tn.items {
-			if it.kind == nString {
-				add(it.str)
+	if tn.Kind() == schemadoc.String {
+		add(tn.Str())
+	} else if tn.Kind() == schemadoc.Array {
+		for _, it := range tn.Items() {
+			if it.Kind() == schemadoc.String {
+				add(it.Str())
 			}
 		}
 	}
@@ -74,7 +75,7 @@ func typeList(n *node) ([]string, bool) {
 // unionKeyword returns "oneOf" or "anyOf" when n is a union node.
 func unionKeyword(n *node) string {
 	for _, k := range []string{"oneOf", "anyOf"} {
-		if v := n.get(k); v != nil && v.kind == nArray && len(v.items) > 0 {
+		if v := n.Get(k); v != nil && v.Kind() == schemadoc.Array && len(v.Items()) > 0 {
 			return k
 		}
 	}
@@ -83,14 +84,14 @@ func unionKeyword(n *node) string {
 
 // isNullSchema reports whether n only allows null.
 func isNullSchema(n *node) bool {
-	if n == nil || n.kind != nObject {
+	if n == nil || n.Kind() != schemadoc.Object {
 		return false
 	}
 	ts, null := typeList(n)
 	if null && len(ts) == 0 {
 		return true
 	}
-	if c := n.get("const"); c != nil && c.kind == nNull {
+	if c := n.Get("const"); c != nil && c.Kind() == schemadoc.Null {
 		return true
 	}
 	return false
@@ -98,20 +99,20 @@ func isNullSchema(n *node) bool {
 
 // jsonTypeOf returns the one JSON type a (dereferenced) branch accepts, or "".
 func jsonTypeOf(n *node) string {
-	if n == nil || n.kind != nObject {
+	if n == nil || n.Kind() != schemadoc.Object {
 		return ""
 	}
-	if c := n.get("const"); c != nil {
-		return [...]string{"null", "boolean", "number", "string", "array", "object"}[c.kind]
+	if c := n.Get("const"); c != nil {
+		return c.Kind().String()
 	}
-	if e := n.get("enum"); e != nil && e.kind == nArray && len(e.items) > 0 {
-		k := e.items[0].kind
-		for _, it := range e.items {
-			if it.kind != k {
+	if e := n.Get("enum"); e != nil && e.Kind() == schemadoc.Array && len(e.Items()) > 0 {
+		k := e.Items()[0].Kind()
+		for _, it := range e.Items() {
+			if it.Kind() != k {
 				return ""
 			}
 		}
-		return [...]string{"null", "boolean", "number", "string", "array", "object"}[k]
+		return k.String()
 	}
 	ts, null := typeList(n)
 	if len(ts) == 1 && !null {
@@ -120,10 +121,10 @@ func jsonTypeOf(n *node) string {
 		}
 		return ts[0]
 	}
-	if len(ts) == 0 && (n.has("properties") || n.has("additionalProperties") || n.has("required")) {
+	if len(ts) == 0 && (n.Has("properties") || n.Has("additionalProperties") || n.Has("required")) {
 		return "object"
 	}
-	if len(ts) == 0 && n.has("items") {
+	if len(ts) == 0 && n.Has("items") {
 		return "array"
 	}
 	return ""
@@ -133,12 +134,12 @@ func jsonTypeOf(n *node) string {
 // value: null, boolean, number, string, array and object (of anything).
 func (l *loader) isJSONValueUnion(at loc, kw string, n *node) bool {
 	seen := map[string]bool{}
-	for i, b := range n.get(kw).items {
-		_, bn := l.deref(at.child(kw, i), b)
-		if bn == nil || bn.kind != nObject {
+	for i, b := range n.Get(kw).Items() {
+		_, bn := l.deref(at.Child(kw, i), b)
+		if bn == nil || bn.Kind() != schemadoc.Object {
 			return false
 		}
-		if bn.has("properties") || bn.has("required") || bn.has("const") || bn.has("enum") {
+		if bn.Has("properties") || bn.Has("required") || bn.Has("const") || bn.Has("enum") {
 			return false
 		}
 		ts, null := typeList(bn)
@@ -162,19 +163,23 @@ func (l *loader) isJSONValueUnion(at loc, kw string, n *node) bool {
 
 // fill decides a named type's kind and builds it.
 func (l *loader) fill(t *Type, at loc, n *node) {
-	if n.kind == nBool {
-		if !n.b {
+	if n.Kind() == schemadoc.Bool {
+		if !n.Bool() {
 			l.problem(at, "the false schema accepts nothing and cannot be a type", "")
 		}
 		t.Kind, t.Alias = KindAlias, &TypeRef{Kind: RefJSON}
 		return
 	}
-	if n.kind != nObject {
+	if n.Kind() != schemadoc.Object {
 		l.problem(at, "a schema must be an object or a boolean", "")
 		t.Kind, t.Alias = KindAlias, &TypeRef{Kind: RefJSON}
 		return
 	}
-	if n.has("$ref") {
+	if l.dynamicRef(at, n) {
+		t.Kind, t.Alias = KindAlias, &TypeRef{Kind: RefJSON}
+		return
+	}
+	if n.Has("$ref") {
 		// A named alias of another schema.
 		r := l.use(at, n, t.Name)
 		t.Kind, t.Alias = KindAlias, &r
@@ -187,7 +192,7 @@ func (l *loader) fill(t *Type, at loc, n *node) {
 		case l.constStrings(at, kw, n) != nil:
 			t.Kind = KindEnum
 			for i, v := range l.constStrings(at, kw, n) {
-				t.Enum = append(t.Enum, &EnumValue{Value: v, Pointer: l.pointerOf(at.child(kw, i))})
+				t.Enum = append(t.Enum, &EnumValue{Value: v, Pointer: l.pointerOf(at.Child(kw, i))})
 			}
 			l.enumNames(t, at, n)
 		default:
@@ -199,7 +204,7 @@ func (l *loader) fill(t *Type, at loc, n *node) {
 				return
 			}
 			if nullable {
-				l.problem(at.child(kw), "a named union cannot include null", "remove the null branch here and allow null where the union is used ({\"anyOf\": [{\"$ref\": ...}, {\"type\": \"null\"}]})")
+				l.problem(at.Child(kw), "a named union cannot include null", "remove the null branch here and allow null where the union is used ({\"anyOf\": [{\"$ref\": ...}, {\"type\": \"null\"}]})")
 			}
 			t.Kind = KindUnion
 			l.union(t, at, n, kw, branches)
@@ -209,9 +214,9 @@ func (l *loader) fill(t *Type, at loc, n *node) {
 	if vals, ok := stringEnum(n); ok {
 		t.Kind = KindEnum
 		for i, v := range vals {
-			p := at.child("enum", i)
-			if !n.has("enum") {
-				p = at.child("const")
+			p := at.Child("enum", i)
+			if !n.Has("enum") {
+				p = at.Child("const")
 			}
 			t.Enum = append(t.Enum, &EnumValue{Value: v, Pointer: l.pointerOf(p)})
 		}
@@ -219,8 +224,8 @@ func (l *loader) fill(t *Type, at loc, n *node) {
 		return
 	}
 	ts, _ := typeList(n)
-	isObj := (len(ts) == 1 && ts[0] == "object") || (len(ts) == 0 && n.has("properties"))
-	if isObj && (n.has("properties") || n.has("required")) {
+	isObj := (len(ts) == 1 && ts[0] == "object") || (len(ts) == 0 && n.Has("properties"))
+	if isObj && (n.Has("properties") || n.Has("required")) {
 		t.Kind = KindObject
 		l.object(t, at, n)
 		return
@@ -231,22 +236,22 @@ func (l *loader) fill(t *Type, at loc, n *node) {
 
 // stringEnum returns the values of a string enum or a string const.
 func stringEnum(n *node) ([]string, bool) {
-	if c := n.get("const"); c != nil {
-		if c.kind == nString {
-			return []string{c.str}, true
+	if c := n.Get("const"); c != nil {
+		if c.Kind() == schemadoc.String {
+			return []string{c.Str()}, true
 		}
 		return nil, false
 	}
-	e := n.get("enum")
-	if e == nil || e.kind != nArray || len(e.items) == 0 {
+	e := n.Get("enum")
+	if e == nil || e.Kind() != schemadoc.Array || len(e.Items()) == 0 {
 		return nil, false
 	}
 	var out []string
-	for _, it := range e.items {
-		if it.kind != nString {
+	for _, it := range e.Items() {
+		if it.Kind() != schemadoc.String {
 			return nil, false
 		}
-		out = append(out, it.str)
+		out = append(out, it.Str())
 	}
 	return out, true
 }
@@ -254,16 +259,16 @@ func stringEnum(n *node) ([]string, bool) {
 // constStrings returns the values when every union branch is a string const.
 func (l *loader) constStrings(at loc, kw string, n *node) []string {
 	var out []string
-	for i, b := range n.get(kw).items {
-		_, bn := l.deref(at.child(kw, i), b)
-		if bn == nil || bn.kind != nObject {
+	for i, b := range n.Get(kw).Items() {
+		_, bn := l.deref(at.Child(kw, i), b)
+		if bn == nil || bn.Kind() != schemadoc.Object {
 			return nil
 		}
-		c := bn.get("const")
-		if c == nil || c.kind != nString || bn.has("properties") {
+		c := bn.Get("const")
+		if c == nil || c.Kind() != schemadoc.String || bn.Has("properties") {
 			return nil
 		}
-		out = append(out, c.str)
+		out = append(out, c.Str())
 	}
 	return out
 }
@@ -278,13 +283,13 @@ type branch struct {
 func (l *loader) nonNullBranches(at loc, kw string, n *node) ([]branch, bool) {
 	var out []branch
 	nullable := false
-	for i, b := range n.get(kw).items {
-		_, bn := l.deref(at.child(kw, i), b)
+	for i, b := range n.Get(kw).Items() {
+		_, bn := l.deref(at.Child(kw, i), b)
 		if isNullSchema(bn) {
 			nullable = true
 			continue
 		}
-		out = append(out, branch{at.child(kw, i), b, i})
+		out = append(out, branch{at.Child(kw, i), b, i})
 	}
 	return out, nullable
 }
@@ -292,12 +297,12 @@ func (l *loader) nonNullBranches(at loc, kw string, n *node) ([]branch, bool) {
 // enumNames computes the Go constant names of an enum's values.
 func (l *loader) enumNames(t *Type, at loc, n *node) {
 	var custom []string
-	if xn := n.get("x-enum-names"); xn != nil && xn.kind == nArray {
-		for _, it := range xn.items {
-			custom = append(custom, it.str)
+	if xn := n.Get(kwEnumNames.Name); xn != nil && xn.Kind() == schemadoc.Array {
+		for _, it := range xn.Items() {
+			custom = append(custom, it.Str())
 		}
 		if len(custom) != len(t.Enum) {
-			l.problem(at.child("x-enum-names"), fmt.Sprintf("x-enum-names has %d names for %d values", len(custom), len(t.Enum)), "")
+			l.problem(at.Child(kwEnumNames.Name), fmt.Sprintf("x-enum-names has %d names for %d values", len(custom), len(t.Enum)), "")
 			custom = nil
 		}
 	}
@@ -310,7 +315,7 @@ func (l *loader) enumNames(t *Type, at loc, n *node) {
 		v.Names[LangPython] = upperSnake(base)
 		v.Names[LangTS] = pascal(base)
 		if goPascal(base) == "" {
-			l.problem(loc{at.d, fragOf(v.Pointer)},
+			l.problem(loc{Doc: at.Doc, Ptr: fragOf(v.Pointer)},
 				fmt.Sprintf("enum value %q has no letter or digit to name a constant after", v.Value),
 				"add \"x-enum-names\": [...] beside the enum with one identifier per value")
 		}
@@ -320,26 +325,26 @@ func (l *loader) enumNames(t *Type, at loc, n *node) {
 // object builds a KindObject type's fields.
 func (l *loader) object(t *Type, at loc, n *node) {
 	required := map[string]bool{}
-	if rq := n.get("required"); rq != nil && rq.kind == nArray {
-		for _, it := range rq.items {
-			required[it.str] = true
+	if rq := n.Get("required"); rq != nil && rq.Kind() == schemadoc.Array {
+		for _, it := range rq.Items() {
+			required[it.Str()] = true
 		}
 	}
-	props := n.get("properties")
+	props := n.Get("properties")
 	declared := map[string]bool{}
-	if props != nil && props.kind == nObject {
-		for _, key := range props.keys {
-			p := props.vals[key]
-			pat := at.child("properties", key)
+	if props != nil && props.Kind() == schemadoc.Object {
+		for _, key := range props.Keys() {
+			p := props.Get(key)
+			pat := at.Child("properties", key)
 			declared[key] = true
 			f := &Field{Wire: key, Pointer: l.pointerOf(pat), Required: required[key]}
 			f.Names = fieldNames(key, overridesOf(p))
-			if p.kind == nObject {
-				f.Description = p.strOf("description")
+			if p.Kind() == schemadoc.Object {
+				f.Description = p.StrOf("description")
 			}
 			_, pn := l.deref(pat, p)
-			if c := pn.get("const"); c != nil && !isNamed(pat, p) {
-				s := c.compact()
+			if c := pn.Get("const"); c != nil && !isNamed(pat, p) {
+				s := c.Compact()
 				f.Const = &s
 				f.Type = TypeRef{Kind: primitiveOf(c)}
 			} else {
@@ -348,25 +353,25 @@ func (l *loader) object(t *Type, at loc, n *node) {
 			t.Fields = append(t.Fields, f)
 		}
 	}
-	if rq := n.get("required"); rq != nil && rq.kind == nArray {
-		for i, it := range rq.items {
-			if !declared[it.str] {
-				l.problem(at.child("required", i), fmt.Sprintf("required member %q is not declared in properties, so no binding can type it", it.str), "declare it under properties")
+	if rq := n.Get("required"); rq != nil && rq.Kind() == schemadoc.Array {
+		for i, it := range rq.Items() {
+			if !declared[it.Str()] {
+				l.problem(at.Child("required", i), fmt.Sprintf("required member %q is not declared in properties, so no binding can type it", it.Str()), "declare it under properties")
 			}
 		}
 	}
-	ap := n.get("additionalProperties")
+	ap := n.Get("additionalProperties")
 	if ap == nil {
-		if up := n.get("unevaluatedProperties"); up != nil && up.kind == nBool && !up.b {
+		if up := n.Get("unevaluatedProperties"); up != nil && up.Kind() == schemadoc.Bool && !up.Bool() {
 			t.Closed = true
 		}
 		return
 	}
-	if ap.kind == nBool {
-		t.Closed = !ap.b
+	if ap.Kind() == schemadoc.Bool {
+		t.Closed = !ap.Bool()
 		return
 	}
-	r := l.use(at.child("additionalProperties"), ap, t.Name+"Value")
+	r := l.use(at.Child("additionalProperties"), ap, t.Name+"Value")
 	if r.Kind != RefJSON {
 		t.Extra = &r
 	}
@@ -374,17 +379,17 @@ func (l *loader) object(t *Type, at loc, n *node) {
 
 // primitiveOf returns the RefKind of a const value.
 func primitiveOf(c *node) RefKind {
-	switch c.kind {
-	case nString:
+	switch c.Kind() {
+	case schemadoc.String:
 		return RefString
-	case nBool:
+	case schemadoc.Bool:
 		return RefBoolean
-	case nNumber:
-		if strings.ContainsAny(c.num.String(), ".eE") {
+	case schemadoc.Number:
+		if strings.ContainsAny(c.Number().String(), ".eE") {
 			return RefNumber
 		}
 		return RefInteger
-	case nNull:
+	case schemadoc.Null:
 		return RefNull
 	}
 	return RefJSON
@@ -407,20 +412,23 @@ func (l *loader) use(at loc, n *node, hint string) TypeRef {
 	if n == nil {
 		return TypeRef{Kind: RefJSON}
 	}
-	if n.kind == nBool {
+	if n.Kind() == schemadoc.Bool {
 		return TypeRef{Kind: RefJSON}
 	}
-	if n.kind != nObject {
+	if n.Kind() != schemadoc.Object {
 		l.problem(at, "a schema must be an object or a boolean", "")
 		return TypeRef{Kind: RefJSON}
 	}
-	if ref := n.strOf("$ref"); ref != "" {
-		target, err := l.refTarget(at.d, ref)
+	if l.dynamicRef(at, n) {
+		return TypeRef{Kind: RefJSON}
+	}
+	if ref := n.StrOf("$ref"); ref != "" {
+		target, err := l.refTarget(at.Doc, ref)
 		if err != nil {
-			l.problem(at.child("$ref"), err.Error(), "")
+			l.problem(at.Child("$ref"), err.Error(), schemadoc.Hint(err))
 			return TypeRef{Kind: RefJSON}
 		}
-		tn := target.node()
+		tn := target.Node()
 		if tn == nil {
 			return TypeRef{Kind: RefJSON}
 		}
@@ -435,6 +443,19 @@ func (l *loader) use(at loc, n *node, hint string) TypeRef {
 	return l.shapeRef(at, n, hint)
 }
 
+// dynamicRef reports (and records as a problem) a $dynamicRef or
+// $recursiveRef: which schema it names depends on the validation path, so
+// no binding can type it (the bindings would silently hold any JSON).
+func (l *loader) dynamicRef(at loc, n *node) bool {
+	for _, kw := range []string{"$dynamicRef", "$recursiveRef"} {
+		if n.Has(kw) {
+			l.problem(at.Child(kw), kw+" is not supported: the schema it names depends on where validation came from, so no binding can type it", "use $ref to the schema it should name")
+			return true
+		}
+	}
+	return false
+}
+
 // anonymous names an anonymous object or union at at after hint, or reports
 // that it needs a name.
 func (l *loader) anonymous(at loc, n *node, hint, what string) TypeRef {
@@ -442,7 +463,7 @@ func (l *loader) anonymous(at loc, n *node, hint, what string) TypeRef {
 		l.problem(at, what+" needs a name", "give it a \"title\" or move it to $defs and $ref it")
 		return TypeRef{Kind: RefJSON}
 	}
-	if t, ok := l.types[at.key()]; ok {
+	if t, ok := l.types[at.Key()]; ok {
 		return TypeRef{Kind: RefNamed, Named: t}
 	}
 	return TypeRef{Kind: RefNamed, Named: l.newType(at, n, hint)}
@@ -469,15 +490,15 @@ func (l *loader) shapeRef(at loc, n *node, hint string) TypeRef {
 	if vals, ok := stringEnum(n); ok {
 		return TypeRef{Kind: RefString, Enum: vals, Nullable: nullable}
 	}
-	if e := n.get("enum"); e != nil && e.kind == nArray {
+	if e := n.Get("enum"); e != nil && e.Kind() == schemadoc.Array {
 		// An enum mixing null with strings is a nullable string enum.
 		var vals []string
 		ok := true
-		for _, it := range e.items {
-			switch it.kind {
-			case nString:
-				vals = append(vals, it.str)
-			case nNull:
+		for _, it := range e.Items() {
+			switch it.Kind() {
+			case schemadoc.String:
+				vals = append(vals, it.Str())
+			case schemadoc.Null:
 				nullable = true
 			default:
 				ok = false
@@ -486,14 +507,14 @@ func (l *loader) shapeRef(at loc, n *node, hint string) TypeRef {
 		if ok && len(vals) > 0 {
 			return TypeRef{Kind: RefString, Enum: vals, Nullable: nullable}
 		}
-		l.problem(at.child("enum"), "only string enums (optionally with null) are supported", "")
+		l.problem(at.Child("enum"), "only string enums (optionally with null) are supported", "")
 		return TypeRef{Kind: RefJSON}
 	}
-	if c := n.get("const"); c != nil {
+	if c := n.Get("const"); c != nil {
 		return TypeRef{Kind: primitiveOf(c)}
 	}
 	if len(ts) > 1 {
-		l.problem(at.child("type"), fmt.Sprintf("a type list %v is not supported (only one type, optionally with \"null\")", ts), "use oneOf with named branches")
+		l.problem(at.Child("type"), fmt.Sprintf("a type list %v is not supported (only one type, optionally with \"null\")", ts), "use oneOf with named branches")
 		return TypeRef{Kind: RefJSON}
 	}
 	kind := ""
@@ -501,9 +522,9 @@ func (l *loader) shapeRef(at loc, n *node, hint string) TypeRef {
 		kind = ts[0]
 	} else if nullable {
 		return TypeRef{Kind: RefNull}
-	} else if n.has("properties") || n.has("required") || n.has("additionalProperties") {
+	} else if n.Has("properties") || n.Has("required") || n.Has("additionalProperties") {
 		kind = "object"
-	} else if n.has("items") {
+	} else if n.Has("items") {
 		kind = "array"
 	}
 	var r TypeRef
@@ -517,21 +538,21 @@ func (l *loader) shapeRef(at loc, n *node, hint string) TypeRef {
 	case "boolean":
 		r = TypeRef{Kind: RefBoolean}
 	case "array":
-		if n.has("prefixItems") {
-			l.problem(at.child("prefixItems"), "tuples (prefixItems) are not supported", "use items with one schema")
+		if n.Has("prefixItems") {
+			l.problem(at.Child("prefixItems"), "tuples (prefixItems) are not supported", "use items with one schema")
 		}
 		elem := TypeRef{Kind: RefJSON}
-		if it := n.get("items"); it != nil {
-			elem = l.use(at.child("items"), it, suffixed(hint, "Item"))
+		if it := n.Get("items"); it != nil {
+			elem = l.use(at.Child("items"), it, suffixed(hint, "Item"))
 		}
 		r = TypeRef{Kind: RefArray, Elem: &elem}
 	case "object":
-		if p := n.get("properties"); (p != nil && len(p.keys) > 0) || n.has("required") {
+		if p := n.Get("properties"); (p != nil && len(p.Keys()) > 0) || n.Has("required") {
 			return l.anonymous(at, n, hint, "an inline object with properties")
 		}
 		elem := TypeRef{Kind: RefJSON}
-		if ap := n.get("additionalProperties"); ap != nil && ap.kind == nObject {
-			elem = l.use(at.child("additionalProperties"), ap, suffixed(hint, "Value"))
+		if ap := n.Get("additionalProperties"); ap != nil && ap.Kind() == schemadoc.Object {
+			elem = l.use(at.Child("additionalProperties"), ap, suffixed(hint, "Value"))
 		}
 		r = TypeRef{Kind: RefMap, Elem: &elem}
 	default:
@@ -562,7 +583,7 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 			seen := map[string]string{}
 			var known []string
 			for _, b := range bs {
-				p := b.tn.get("properties").get(tag)
+				p := b.tn.Get("properties").Get(tag)
 				if isFallbackTag(p) {
 					if u.Open {
 						l.problem(b.at, "a union may have only one fallback branch", "")
@@ -576,13 +597,13 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 					}
 					continue
 				}
-				_, pn := l.deref(b.tat.child("properties", tag), p)
-				val := pn.get("const").str
+				_, pn := l.deref(b.tat.Child("properties", tag), p)
+				val := pn.Get("const").Str()
 				if prev, dup := seen[val]; dup {
 					l.problem(b.at, fmt.Sprintf("tag %s=%q is already used by branch %s", tag, val, prev), "give every branch its own tag value")
 					continue
 				}
-				seen[val] = b.at.ptr
+				seen[val] = b.at.Ptr
 				known = append(known, val)
 				v := &Variant{TagValue: val, Index: b.index, Pointer: l.pointerOf(b.at), JSONType: "object"}
 				v.Names = Names{goPascal(val), pascal(val), pascal(val)}
@@ -617,7 +638,7 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 			switch {
 			case isNamed(b.tat, b.tn):
 				v.Type = l.typeAt(b.tat)
-			case b.js == "object" && b.tn.has("properties"):
+			case b.js == "object" && b.tn.Has("properties"):
 				l.problem(b.at, "this union branch has no name", "give it a \"title\", move it to $defs and $ref it, or give the branches a const tag member")
 				continue
 			default:
@@ -625,8 +646,8 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 				if ts, _ := typeList(b.tn); len(ts) == 1 {
 					suffix = ts[0]
 				}
-				if c := b.tn.get("const"); c != nil && c.kind == nString {
-					suffix = c.str
+				if c := b.tn.Get("const"); c != nil && c.Kind() == schemadoc.String {
+					suffix = c.Str()
 				}
 				v.Type = l.newType(b.tat, b.tn, t.Name+pascal(suffix))
 			}
@@ -646,9 +667,9 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 			v := &Variant{JSONType: "object", Index: b.index, Pointer: l.pointerOf(b.at), Type: l.typeAt(b.tat)}
 			v.Names = v.Type.Names
 			v.TagValue = v.Type.Name
-			if rq := b.tn.get("required"); rq != nil {
-				for _, it := range rq.items {
-					v.Required = append(v.Required, it.str)
+			if rq := b.tn.Get("required"); rq != nil {
+				for _, it := range rq.Items() {
+					v.Required = append(v.Required, it.Str())
 				}
 			}
 			u.Variants = append(u.Variants, v)
@@ -664,7 +685,7 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 	for _, b := range unnamed {
 		l.problem(b.at, "this union branch has no name", "give it a \"title\", move it to $defs and $ref it, or give the branches a const tag member so names come from tag values")
 	}
-	l.problem(at.child(kw), "cannot tell the branches of this union apart", "give every branch a required const tag member, make the branches distinct JSON types, or make them closed objects (additionalProperties: false) that each require a member no other branch declares")
+	l.problem(at.Child(kw), "cannot tell the branches of this union apart", "give every branch a required const tag member, make the branches distinct JSON types, or make them closed objects (additionalProperties: false) that each require a member no other branch declares")
 }
 
 // binfo is a union branch with its dereferenced target and JSON type.
@@ -696,17 +717,17 @@ func byIndex(bs []binfo, idx int) binfo {
 // isFallbackTag reports whether a tag property schema is the open-union
 // fallback form {"type": "string", "not": {"enum": [...]}}.
 func isFallbackTag(p *node) bool {
-	if p == nil || p.kind != nObject {
+	if p == nil || p.Kind() != schemadoc.Object {
 		return false
 	}
-	nt := p.get("not")
-	return nt != nil && nt.get("enum") != nil && !p.has("const")
+	nt := p.Get("not")
+	return nt != nil && nt.Get("enum") != nil && !p.Has("const")
 }
 
 // findTag returns the tag member of an all-object union, or "".
 func (l *loader) findTag(n *node, branches []binfo) string {
-	if d := n.get("discriminator"); d != nil {
-		if pn := d.strOf("propertyName"); pn != "" {
+	if d := n.Get("discriminator"); d != nil {
+		if pn := d.StrOf("propertyName"); pn != "" {
 			return pn
 		}
 	}
@@ -714,20 +735,20 @@ func (l *loader) findTag(n *node, branches []binfo) string {
 	tagged := 0
 	for _, bi := range branches {
 		b := bi.tn
-		props := b.get("properties")
+		props := b.Get("properties")
 		own := map[string]bool{}
 		rq := map[string]bool{}
-		if r := b.get("required"); r != nil {
-			for _, it := range r.items {
-				rq[it.str] = true
+		if r := b.Get("required"); r != nil {
+			for _, it := range r.Items() {
+				rq[it.Str()] = true
 			}
 		}
 		fallbackOnly := false
 		if props != nil {
-			for _, k := range props.keys {
-				p := props.vals[k]
-				_, pn := l.deref(bi.tat.child("properties", k), p)
-				if pn != nil && pn.get("const") != nil && pn.get("const").kind == nString && rq[k] {
+			for _, k := range props.Keys() {
+				p := props.Get(k)
+				_, pn := l.deref(bi.tat.Child("properties", k), p)
+				if pn != nil && pn.Get("const") != nil && pn.Get("const").Kind() == schemadoc.String && rq[k] {
 					own[k] = true
 				}
 				if isFallbackTag(p) {
@@ -753,12 +774,12 @@ func (l *loader) findTag(n *node, branches []binfo) string {
 	for k := range cands {
 		vals := map[string]bool{}
 		for _, bi := range branches {
-			if c := bi.tn.get("properties").get(k).get("const"); c != nil {
-				if vals[c.str] {
+			if c := bi.tn.Get("properties").Get(k).Get("const"); c != nil {
+				if vals[c.Str()] {
 					delete(cands, k)
 					break
 				}
-				vals[c.str] = true
+				vals[c.Str()] = true
 			}
 		}
 	}
@@ -786,11 +807,11 @@ func (l *loader) findTag(n *node, branches []binfo) string {
 // checkFallbackEnum checks that the fallback's not-enum lists exactly the
 // known tags.
 func (l *loader) checkFallbackEnum(at loc, n *node, tag string, known []string) {
-	p := n.get("properties").get(tag)
-	e := p.get("not").get("enum")
+	p := n.Get("properties").Get(tag)
+	e := p.Get("not").Get("enum")
 	listed := map[string]bool{}
-	for _, it := range e.items {
-		listed[it.str] = true
+	for _, it := range e.Items() {
+		listed[it.Str()] = true
 	}
 	var missing, extra []string
 	k := map[string]bool{}
@@ -807,7 +828,7 @@ func (l *loader) checkFallbackEnum(at loc, n *node, tag string, known []string) 
 	}
 	sort.Strings(extra)
 	if len(missing) > 0 || len(extra) > 0 {
-		l.problem(at.child("properties", tag, "not", "enum"),
+		l.problem(at.Child("properties", tag, "not", "enum"),
 			fmt.Sprintf("the fallback branch's not-enum must list exactly the known tags (missing %v, not a branch %v)", missing, extra), "")
 	}
 }
@@ -816,19 +837,19 @@ func (l *loader) checkFallbackEnum(at loc, n *node, tag string, known []string) 
 // member no other branch declares.
 func (l *loader) shapeDistinct(branches []*node) bool {
 	for i, b := range branches {
-		ap := b.get("additionalProperties")
-		if ap == nil || ap.kind != nBool || ap.b {
+		ap := b.Get("additionalProperties")
+		if ap == nil || ap.Kind() != schemadoc.Bool || ap.Bool() {
 			return false
 		}
-		rq := b.get("required")
+		rq := b.Get("required")
 		if rq == nil {
 			return false
 		}
 		found := false
-		for _, it := range rq.items {
+		for _, it := range rq.Items() {
 			unique := true
 			for j, o := range branches {
-				if j != i && o.get("properties").has(it.str) {
+				if j != i && o.Get("properties").Has(it.Str()) {
 					unique = false
 				}
 			}

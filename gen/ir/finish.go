@@ -322,21 +322,21 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 		pyIdent(at, "type", t.Name, t.Names.Of(LangPython))
 		tsIdent(at, "type", t.Name, t.Names.Of(LangTS))
 		for _, f := range t.Fields {
-			fat := loc{at.d, fragOf(f.Pointer)}
+			fat := loc{Doc: at.Doc, Ptr: fragOf(f.Pointer)}
 			unnameable(fat, "member", f.Wire, f.Names.Of(LangGo), f.Names.Of(LangPython))
 			goIdent(fat, "member", f.Wire, strings.TrimSuffix(f.Names.Of(LangGo), "_"))
 			pyIdent(fat, "member", f.Wire, f.Names.Of(LangPython))
 		}
 	}
 	for _, me := range m.Methods {
-		pyIdent(loc{l.rootDoc, ptrOnly(me.Pointer)}, "method", me.Name, me.Names.Of(LangPython))
+		pyIdent(loc{Doc: l.set.Root(), Ptr: ptrOnly(me.Pointer)}, "method", me.Name, me.Names.Of(LangPython))
 	}
 	c := &collisions{l: l, spaces: map[string]map[string]nameClaim{}, pairs: map[[2]string][]string{}, locs: map[[2]string]loc{}}
 	// What the generated runtimes declare comes first, so a name derived
 	// from the schema (a Decode function, a method constant, a map name)
 	// that lands on one of them is reported.
 	r := mustReserved()
-	root := loc{l.rootDoc, ""}
+	root := loc{Doc: l.set.Root()}
 	for _, n := range r.goPackage.Sorted() {
 		c.claim("types", LangGo, n, r.goPackage[n], root)
 	}
@@ -376,20 +376,20 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 		}
 		if t.Kind == KindEnum {
 			for _, v := range t.Enum {
-				c.claim("types", LangGo, v.Names.Of(LangGo), ptrOnly(v.Pointer), loc{at.d, fragOf(v.Pointer)})
+				c.claim("types", LangGo, v.Names.Of(LangGo), ptrOnly(v.Pointer), loc{Doc: at.Doc, Ptr: fragOf(v.Pointer)})
 			}
 		}
 		if t.Kind == KindObject {
 			space := "fields of " + t.Pointer
 			for _, f := range t.Fields {
-				fat := loc{at.d, fragOf(f.Pointer)}
+				fat := loc{Doc: at.Doc, Ptr: fragOf(f.Pointer)}
 				c.claim(space, LangGo, f.Names.Of(LangGo), ptrOnly(f.Pointer), fat)
 				c.claim(space, LangPython, f.Names.Of(LangPython), ptrOnly(f.Pointer), fat)
 			}
 		}
 	}
 	for _, me := range m.Methods {
-		at := loc{l.rootDoc, ptrOnly(me.Pointer)}
+		at := loc{Doc: l.set.Root(), Ptr: ptrOnly(me.Pointer)}
 		c.claim("types", LangGo, "Method"+me.Names.Of(LangGo), ptrOnly(me.Pointer), at)
 		c.claim("methods", LangPython, me.Names.Of(LangPython), ptrOnly(me.Pointer), at)
 		c.claim("methods", LangTS, me.Names.Of(LangTS), ptrOnly(me.Pointer), at)
@@ -397,7 +397,7 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 	// The TypeScript map names share the package's export namespace (the
 	// Go and Python ones are fixed and reserved, see reserved.go).
 	for _, mp := range maps {
-		c.claim("types", LangTS, mp.name, mp.source, loc{l.rootDoc, mp.pointer})
+		c.claim("types", LangTS, mp.name, mp.source, loc{Doc: l.set.Root(), Ptr: mp.pointer})
 	}
 	c.report()
 }

@@ -1,5 +1,6 @@
-// Package ir loads a dshgen protocol schema (JSON Schema draft 2020-12 with an
-// x-methods table) and builds the one intermediate model (IR) from which every
+// Package ir loads a dshgen protocol schema (JSON Schema draft 2020-12, 2019-09
+// or draft-07, with an x-methods table in the schema or an overlay; the
+// documents are read by gen/schemadoc) and builds the one intermediate model (IR) from which every
 // emitter prints and the validator routes. Every decision — names per target
 // language, optionality, nullability, union tags, recursion — is made here, so
 // the Go, Python and TypeScript emitters cannot drift apart.
@@ -26,7 +27,11 @@
 // own: WithUnknown<U> for a tagged union, OpenEnum<E> for an enum.
 package ir
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/dshgen/dshgen/gen/schemadoc"
+)
 
 // Lang identifies a target language for naming decisions.
 type Lang int
@@ -70,10 +75,12 @@ type Model struct {
 	File string
 	// SHA256 is the lowercase hex sha256 of the root schema file's bytes.
 	SHA256 string
-	// Raw is the root schema file's bytes as loaded, for the validator and
-	// the schema diff. Emitters never read it (gen/emit's tests check that):
-	// everything they print is in the model.
-	Raw []byte
+	// Overlays are the overlay files applied, in order (see gen/schemadoc).
+	Overlays []Overlay
+	// TSRequestMap and TSNotificationMap are the root's x-ts-request-map and
+	// x-ts-notification-map as written ("" when not set); RequestMap and
+	// NotificationMap below are the names the IR decides from them.
+	TSRequestMap, TSNotificationMap string
 	// Types holds every named type of the schema, sorted by Name (the
 	// validator and the schema diff read these).
 	Types []*Type
@@ -96,8 +103,14 @@ type Model struct {
 	ValidationOnly []string
 
 	byPointer map[string]*Type
-	docs      map[string]*doc
-	rootDoc   *doc
+	source    *schemadoc.Set
+}
+
+// Overlay is one overlay file applied to the schema: its path as given and
+// the lowercase hex sha256 of its bytes.
+type Overlay struct {
+	File   string
+	SHA256 string
 }
 
 // TypeByPointer returns the named type defined at a JSON pointer such as

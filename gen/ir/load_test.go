@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -55,10 +56,14 @@ func TestCase04SwapKeepsNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, _ := parseNode(raw)
-	oneOf := n.get("$defs").get("SearchResult").get("oneOf")
-	oneOf.items[0], oneOf.items[1] = oneOf.items[1], oneOf.items[0]
-	m2, err := LoadBytes("a.json", []byte(n.compact()))
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	oneOf := doc["$defs"].(map[string]any)["SearchResult"].(map[string]any)["oneOf"].([]any)
+	oneOf[0], oneOf[1] = oneOf[1], oneOf[0]
+	swapped, _ := json.Marshal(doc)
+	m2, err := LoadBytes("a.json", swapped)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,32 +110,20 @@ func TestCase05Collisions(t *testing.T) {
 			t.Errorf("a numbered name %q appears", w)
 		}
 	}
-	// x-name overrides on one member of each pair resolve every collision.
-	raw, _ := os.ReadFile(path)
-	n, _ := parseNode(raw)
-	defs := n.get("$defs")
-	setStr(defs.get("HostInfo").get("properties").get("host_fqdn"), "x-name", "hostFqdnUnderscore")
-	setStr(defs.get("Sample").get("properties").get("field_name"), "x-name", "fieldNameSnake")
-	setStr(defs.get("tool-call"), "x-name", "ToolCallKebab")
-	fu := defs.get("FrequencyUnit")
-	names := &node{kind: nArray}
-	for _, v := range fu.get("enum").items {
-		s := v.str
-		if s == "MHz" {
-			s = "megahertz"
-		}
-		names.items = append(names.items, &node{kind: nString, str: s})
+	// x-name overrides on one member of each pair, in an overlay, resolve
+	// every collision without editing the schema.
+	overlay := filepath.Join(t.TempDir(), "names.overlay.json")
+	if err := os.WriteFile(overlay, []byte(`{"overlay": {
+		"/$defs/HostInfo/properties/host_fqdn": {"x-name": "hostFqdnUnderscore"},
+		"/$defs/Sample/properties/field_name": {"x-name": "fieldNameSnake"},
+		"/$defs/tool-call": {"x-name": "ToolCallKebab"},
+		"/$defs/FrequencyUnit": {"x-enum-names": ["Hz", "kHz", "mHz", "megahertz", "GHz"]}
+	}}`), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	fu.keys = append(fu.keys, "x-enum-names")
-	fu.vals["x-enum-names"] = names
-	if _, err := LoadBytes(path, []byte(n.compact())); err != nil {
+	if _, err := LoadSource(Source{Path: path, Overlays: []string{overlay}}); err != nil {
 		t.Errorf("with overrides: %v", err)
 	}
-}
-
-func setStr(n *node, key, val string) {
-	n.keys = append(n.keys, key)
-	n.vals[key] = &node{kind: nString, str: val}
 }
 
 // Case 13: a $ref cycle with nothing in between is refused, naming the cycle,

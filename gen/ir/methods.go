@@ -11,6 +11,8 @@ import (
 
 	invopop "github.com/invopop/jsonschema"
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/dshgen/dshgen/gen/schemadoc"
 )
 
 // MethodEntry is the shape of one x-methods entry. Its JSON Schema (reflected
@@ -64,24 +66,24 @@ func compiledMethodEntrySchema() *jsonschema.Schema {
 
 // methods reads and strictly validates the x-methods table of the root.
 func (l *loader) methods(root loc) []*Method {
-	tbl := root.node().get("x-methods")
+	tbl := root.Node().Get(kwMethods.Name)
 	if tbl == nil {
 		return nil
 	}
-	at := root.child("x-methods")
-	if tbl.kind != nObject {
+	at := root.Child(kwMethods.Name)
+	if tbl.Kind() != schemadoc.Object {
 		l.problem(at, "x-methods must be an object: method name → entry", "")
 		return nil
 	}
 	sch := compiledMethodEntrySchema()
 	var out []*Method
-	for _, name := range tbl.keys {
-		e := tbl.vals[name]
-		eat := at.child(name)
-		if err := sch.Validate(e.toAny()); err != nil {
+	for _, name := range tbl.Keys() {
+		e := tbl.Get(name)
+		eat := at.Child(name)
+		if err := sch.Validate(e.Value()); err != nil {
 			for _, leaf := range leaves(err) {
-				ptr := eat.ptr + leaf.InstanceLocation
-				l.problem(loc{eat.d, ptr}, "bad x-methods entry: "+leaf.Message, "")
+				ptr := eat.Ptr + leaf.InstanceLocation
+				l.problem(loc{Doc: eat.Doc, Ptr: ptr}, "bad x-methods entry: "+leaf.Message, "")
 			}
 			continue
 		}
@@ -91,26 +93,26 @@ func (l *loader) methods(root loc) []*Method {
 		}
 		m := &Method{
 			Name:           name,
-			Kind:           MethodKind(e.strOf("kind")),
-			Direction:      Direction(e.strOf("direction")),
-			Description:    e.strOf("description"),
-			ParamsOptional: e.get("paramsOptional") != nil && e.get("paramsOptional").b,
+			Kind:           MethodKind(e.StrOf("kind")),
+			Direction:      Direction(e.StrOf("direction")),
+			Description:    e.StrOf("description"),
+			ParamsOptional: e.Get("paramsOptional") != nil && e.Get("paramsOptional").Bool(),
 			Pointer:        l.pointerOf(eat),
 		}
 		base := name
-		if x := e.strOf("x-name"); x != "" {
+		if x := e.StrOf(kwName.Name); x != "" {
 			base = x
 		}
 		m.Names = Names{goPascal(base), upperSnake(base), pascal(base)}
 		if m.Names[LangGo] == "" {
 			l.problem(eat, fmt.Sprintf("method name %q has no letter or digit to name its constants after", name), "add \"x-name\" to the entry")
 		}
-		m.Params = l.methodType(eat.child("params"), e.get("params"))
-		if r := e.get("result"); r != nil {
+		m.Params = l.methodType(eat.Child("params"), e.Get("params"))
+		if r := e.Get("result"); r != nil {
 			if m.Kind != Request {
-				l.problem(eat.child("result"), "a notification has no result", "remove result or make the method a request")
+				l.problem(eat.Child("result"), "a notification has no result", "remove result or make the method a request")
 			} else {
-				m.Result = l.methodType(eat.child("result"), r)
+				m.Result = l.methodType(eat.Child("result"), r)
 			}
 		} else if m.Kind == Request {
 			l.problem(eat, "a request needs a result type", "add \"result\": {\"$ref\": ...}")
@@ -123,19 +125,19 @@ func (l *loader) methods(root loc) []*Method {
 
 // methodType resolves a params/result {"$ref"} to a named type.
 func (l *loader) methodType(at loc, n *node) *Type {
-	ref := n.strOf("$ref")
-	target, err := l.refTarget(at.d, ref)
+	ref := n.StrOf("$ref")
+	target, err := l.refTarget(at.Doc, ref)
 	if err != nil {
-		l.problem(at.child("$ref"), err.Error(), "")
+		l.problem(at.Child("$ref"), err.Error(), schemadoc.Hint(err))
 		return nil
 	}
-	tn := target.node()
+	tn := target.Node()
 	if tn == nil {
-		l.problem(at.child("$ref"), fmt.Sprintf("$ref %q does not resolve", ref), "")
+		l.problem(at.Child("$ref"), fmt.Sprintf("$ref %q does not resolve", ref), "")
 		return nil
 	}
 	if !isNamed(target, tn) {
-		l.problem(at.child("$ref"), fmt.Sprintf("$ref %q must name a $defs entry", ref), "")
+		l.problem(at.Child("$ref"), fmt.Sprintf("$ref %q must name a $defs entry", ref), "")
 		return nil
 	}
 	return l.typeAt(target)
@@ -169,10 +171,11 @@ const (
 	pyRequestMap, pyNotificationMap = "REQUESTS", "NOTIFICATIONS"
 )
 
-// Top-level schema annotations naming the TypeScript method maps.
-const (
-	tsRequestMapKey      = "x-ts-request-map"
-	tsNotificationMapKey = "x-ts-notification-map"
+// Top-level schema annotations naming the TypeScript method maps (read by
+// the loader into Model.TSRequestMap and TSNotificationMap).
+var (
+	tsRequestMapKey      = kwTSRequestMap.Name
+	tsNotificationMapKey = kwTSNotificationMap.Name
 )
 
 // methodMap is one TypeScript method map name and where it comes from.
@@ -192,22 +195,21 @@ var tsIdentRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 // where Base is the schema title in PascalCase with a trailing "Protocol"
 // word removed ("Acme Widget Protocol" → AcmeWidgetRequestMap).
 func (l *loader) methodMaps(m *Model) []methodMap {
-	root := l.rootDoc.root
-	pick := func(key, suffix string) methodMap {
-		at := loc{l.rootDoc, "/" + key}
-		if n := root.get(key); n != nil {
-			if n.kind != nString || !tsIdentRe.MatchString(n.str) {
-				l.problem(at, fmt.Sprintf("%q must be a TypeScript identifier (the name of a method map)", key), "")
+	pick := func(key, given, suffix string) methodMap {
+		if given != "" {
+			at := loc{Doc: l.set.Root(), Ptr: "/" + key}
+			if !tsIdentRe.MatchString(given) {
+				l.problem(at, fmt.Sprintf("%q must be a TypeScript identifier (the name of a method map), got %q", key, given), "")
 				return methodMap{}
 			}
-			return methodMap{n.str, "#/" + key, at.ptr}
+			return methodMap{given, "#/" + key, at.Ptr}
 		}
 		return methodMap{tsTitleBase(m.Title) + suffix, "the TypeScript " + strings.TrimSuffix(strings.ToLower(suffix), "map") + " map (named from the title; set \"" + key + "\" to name it)", ""}
 	}
-	req := pick(tsRequestMapKey, "RequestMap")
-	note := pick(tsNotificationMapKey, "NotificationMap")
+	req := pick(tsRequestMapKey, m.TSRequestMap, "RequestMap")
+	note := pick(tsNotificationMapKey, m.TSNotificationMap, "NotificationMap")
 	if req.name != "" && req.name == note.name {
-		l.problem(loc{l.rootDoc, note.pointer}, fmt.Sprintf("the request map and the notification map are both named %q", req.name), "set \""+tsRequestMapKey+"\" and \""+tsNotificationMapKey+"\" to two names")
+		l.problem(loc{Doc: l.set.Root(), Ptr: note.pointer}, fmt.Sprintf("the request map and the notification map are both named %q", req.name), "set \""+tsRequestMapKey+"\" and \""+tsNotificationMapKey+"\" to two names")
 	}
 	m.RequestMap = Names{goRequestMap, pyRequestMap, req.name}
 	m.NotificationMap = Names{goNotificationMap, pyNotificationMap, note.name}

@@ -222,12 +222,12 @@ func (o overrides) pick(l Lang, def string, conv func(string) string) string {
 
 func overridesOf(n *node) overrides {
 	var o overrides
-	if n == nil || n.kind != nObject {
+	if !n.IsObject() {
 		return o
 	}
-	o.all = n.strOf("x-name")
-	o.lang[LangGo] = n.strOf("x-go-name")
-	o.lang[LangPython] = n.strOf("x-python-name")
-	o.lang[LangTS] = n.strOf("x-ts-name")
+	o.all = n.StrOf(kwName.Name)
+	o.lang[LangGo] = n.StrOf(kwGoName.Name)
+	o.lang[LangPython] = n.StrOf(kwPythonName.Name)
+	o.lang[LangTS] = n.StrOf(kwTSName.Name)
 	return o
 }

@@ -322,8 +322,8 @@ case("20-remote-ref-other-shapes", doc({
 case("21-remote-metaschema-and-dynamicref", {
         "$schema": "http://127.0.0.1:%d/meta.schema.json" % PORT,
         "$defs": {"A": obj({"v": STR}), "B": {"$dynamicRef": "http://127.0.0.1:%d/dyn.json#meta" % PORT}}},
-     refused("$schema naming a meta-schema URL on the loopback listener, and a $dynamicRef to a remote URL: refused (exit 2), never fetched",
-             [], network=True))
+     refused("$schema naming a meta-schema URL on the loopback listener, and a $dynamicRef to a remote URL: refused (exit 2) naming both pointers, never fetched",
+             ["/$schema", "/$defs/B/$dynamicRef"], messages=["remote $schema", "remote $dynamicRef"], network=True))
 
 # 22 $ref to sibling files, nested dirs, back refs, $id-relative.
 case("22-sibling-file-refs", doc({
@@ -449,3 +449,50 @@ for k, v in UNI.items():
 case("33-unicode-names-python-overrides", doc(UNI_PY),
      gen("the non-ASCII names of 16 with x-python-name overrides: generates and compiles; Go and TypeScript keep the names, and every Go type and field is exported (a name whose first letter has no upper case, such as 名前 or 値, needs a prefix)",
          go_exported=True))
+
+# 34 $refs that leave the schema's directory tree: to /proc/kmsg (size 0, "regular", blocks on
+# read), to a file one level up, by absolute path, and through a symlink-free ../ climb.
+UP = "../" * 16
+case("34-ref-leaving-the-directory-tree", doc({
+        "A": obj({"k": {"$ref": UP + "proc/kmsg"}}),
+        "B": obj({"up": {"$ref": "../outside.schema.json#/$defs/X"}}),
+        "C": obj({"abs": {"$ref": "/etc/passwd"}}),
+        "D": obj({"ok": {"$ref": "sub/inside.schema.json#/$defs/In"}}),
+    }),
+     refused("$refs that leave the schema's directory tree (to /proc/kmsg, which blocks on read; to a file one level up; by absolute path to /etc/passwd): refused at once naming each pointer, nothing read; a $ref into a subdirectory is fine",
+             ["/$defs/A/properties/k/$ref", "/$defs/B/properties/up/$ref", "/$defs/C/properties/abs/$ref"],
+             messages=["outside the schema's directory tree", "--allow-ref-dir"], timeout_seconds=20),
+     extra={"sub/inside.schema.json": {"$schema": S, "$defs": {"In": obj({"v": STR})}}})
+
+# 35 Every other remote reference keyword: $dynamicRef, $recursiveRef, an embedded $schema and
+# $id, $vocabulary. None is fetched; each is refused with its pointer.
+case("35-remote-reference-keywords", doc({
+        "A": obj({"d": {"$dynamicRef": "http://127.0.0.1:%d/dyn.json#node" % PORT}}),
+        "B": obj({"r": {"$recursiveRef": "https://127.0.0.1:%d/rec.json" % PORT}}),
+        "C": {"$id": "http://127.0.0.1:%d/embedded.schema.json" % PORT, "type": "object",
+              "properties": {"x": {"$ref": "other.schema.json"}}},
+        "D": {"$schema": "http://127.0.0.1:%d/meta.schema.json" % PORT, "type": "string"},
+    }, **{"$vocabulary": {"https://json-schema.org/draft/2020-12/vocab/core": True,
+                          "https://vocab.example.invalid/custom": True}}),
+     refused("remote $dynamicRef and $recursiveRef, an $id inside a schema that would move the base of the $refs below it to a remote URL, a remote $schema inside a schema, and an unknown $vocabulary: refused naming each pointer, nothing fetched",
+             ["/$defs/A/properties/d/$dynamicRef", "/$defs/B/properties/r/$recursiveRef", "/$defs/C/$id", "/$defs/D/$schema",
+              "/$vocabulary/https:~1~1vocab.example.invalid~1custom"],
+             messages=["remote $dynamicRef", "remote $recursiveRef", "remote $id", "$vocabulary"], network=True))
+
+# 36 A draft-07 schema in the style most published schemas use: definitions, $ref to
+# #/definitions/..., dependencies, a $ref with a sibling description (ignored by draft-07).
+D7 = "http://json-schema.org/draft-07/schema#"
+case("36-draft-07-definitions", {
+        "$schema": D7, "title": "Draft 7 protocol",
+        "x-methods": {"item/get": {"kind": "request", "direction": "client-to-server",
+                                   "params": {"$ref": "#/definitions/GetParams"}, "result": {"$ref": "#/definitions/Item"}}},
+        "definitions": {
+            "GetParams": obj({"id": {"$ref": "#/definitions/ItemId", "description": "ignored beside $ref in draft-07"},
+                              "page": INT, "pageSize": INT}, required=["id"],
+                             dependencies={"page": ["pageSize"]}),
+            "ItemId": {"type": "string", "minLength": 1},
+            "Item": obj({"id": {"$ref": "#/definitions/ItemId"}, "kind": {"$ref": "#/definitions/Kind"},
+                         "children": {"type": "array", "items": {"$ref": "#/definitions/Item"}}}, required=["id", "kind"]),
+            "Kind": {"type": "string", "enum": ["file", "dir"]},
+        }},
+     gen("a draft-07 schema: definitions named like $defs, $ref to #/definitions/..., dependencies, a $ref with a sibling keyword; meta-validated against draft-07; generates and compiles"))

@@ -85,7 +85,7 @@ func TestRoundTripFixtures(t *testing.T) {
 		if s, ok := compiled[ptr]; ok {
 			return s
 		}
-		s, err := m.Compile(ptr)
+		s, err := m.Source().Compile(ptr)
 		if err != nil {
 			t.Fatalf("compile %s: %v", ptr, err)
 		}

@@ -1,14 +1,11 @@
 package conformance
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -20,13 +17,17 @@ import (
 	"github.com/dshgen/dshgen/gen/wire/validate"
 )
 
-// Driver runs one language's round-trip driver: Cmd reads NDJSON frames on
-// stdin and writes one line per frame on stdout.
-type Driver struct {
-	Lang string
-	Cmd  []string
-	Dir  string   // working directory
-	Env  []string // extra environment
+// Input is one input of a run: NDJSON frames of one direction, or an
+// interleaved capture (as 'dshgen tap --capture' writes; told apart by
+// content).
+type Input struct {
+	// Name is how reports name the input: its path, or "valid.log" for
+	// the vectors generated from the schema (the file 'dshgen generate
+	// --vectors DIR' writes, with the same line numbers). A Name whose base
+	// is notifications.expected.jsonl is one of the upstream's normalized
+	// snapshots, which leave out "jsonrpc".
+	Name string
+	Data []byte
 }
 
 // InputFrame is one frame of an input, with where it came from.
@@ -38,21 +39,28 @@ type InputFrame struct {
 	// Valid is true when the validator found no error in the frame other
 	// than the stateful rules (conformance is about the bindings, one frame
 	// at a time) and, for the upstream's normalized snapshots, a missing
-	// "jsonrpc". Only valid frames must round-trip.
+	// "jsonrpc"; when it nests at most frame.MaxDepth levels; and, for a
+	// response carrying a result, when an earlier request of the input has
+	// its id (else the result's type is unknown). Only valid frames are
+	// sent to the drivers.
 	Valid bool
-	// Why says why the frame is not valid (the first error).
+	// Why says why the frame is not valid (the first reason).
 	Why string
+	// Method is, for a response carrying a result, the method of the
+	// latest earlier request of the input with the same id.
+	Method string
 }
 
-// Mismatch is one frame a language failed on.
+// Mismatch is one frame a language failed on (or, with Frames > 1, a run
+// of frames that were not checked).
 type Mismatch struct {
 	Lang    string
 	File    string
 	Line    int
 	Pointer string // first difference (JSON pointer into the frame)
 	What    string
-	// Frames is how many valid frames the mismatch covers: 1, or all of an
-	// input's when the driver's output could not be matched line by line.
+	// Frames is how many valid frames the mismatch covers: 1, or the
+	// frames not sent because the driver kept dying.
 	Frames int
 }
 
@@ -63,6 +71,9 @@ type Report struct {
 	Checked    int // valid frames sent through every driver
 	PerLang    map[string]int
 	Mismatches []Mismatch
+	// NotValid are the frames not held to the round trip, with why (the
+	// frames read minus those checked).
+	NotValid []InputFrame
 	// Invalid vectors: how many were checked and the ones the validator did
 	// not report with their labelled rule.
 	InvalidChecked int
@@ -72,17 +83,12 @@ type Report struct {
 // Failed reports whether anything did not conform.
 func (r *Report) Failed() bool { return len(r.Mismatches) > 0 || len(r.InvalidMissed) > 0 }
 
-// ReadFrames reads an input: an interleaved capture (told apart by
-// content) or NDJSON frames of one direction (dir "" lets the validator's
-// inference stand; the drivers do not need it).
-func ReadFrames(path string) ([]InputFrame, bool, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, false, err
-	}
+// ReadFrames splits an input into its frames (blank lines, capture
+// comments and end-of-stream records skipped).
+func ReadFrames(in Input) ([]InputFrame, error) {
 	var out []InputFrame
-	if frame.LooksLikeCapture(data) {
-		cr := frame.NewCaptureReader(bytes.NewReader(data), frame.DefaultMaxFrameBytes)
+	if frame.LooksLikeCapture(in.Data) {
+		cr := frame.NewCaptureReader(bytes.NewReader(in.Data), frame.DefaultMaxFrameBytes)
 		for {
 			rec, err := cr.Next()
 			if err == io.EOF {
@@ -92,38 +98,37 @@ func ReadFrames(path string) ([]InputFrame, bool, error) {
 				if _, ok := err.(*frame.CaptureFormatError); ok {
 					continue
 				}
-				return nil, true, err
+				return nil, fmt.Errorf("%s: %w", in.Name, err)
 			}
 			if rec.EOF || rec.TooLarge {
 				continue
 			}
-			l := rec.FrameLine()
-			if l.Blank() {
+			if l := rec.FrameLine(); l.Blank() {
 				continue
 			}
 			dir := ir.ClientToServer
 			if rec.Dir == frame.CaptureServerToClient {
 				dir = ir.ServerToClient
 			}
-			out = append(out, InputFrame{File: path, Line: rec.Line.Num, Dir: dir, Raw: append([]byte(nil), rec.Payload...)})
+			out = append(out, InputFrame{File: in.Name, Line: rec.Line.Num, Dir: dir, Raw: append([]byte(nil), rec.Payload...)})
 		}
-		return out, true, nil
+		return out, nil
 	}
-	r := frame.NewReader(bytes.NewReader(data))
+	r := frame.NewReader(bytes.NewReader(in.Data))
 	for {
 		l, err := r.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, false, err
+			return nil, fmt.Errorf("%s: %w", in.Name, err)
 		}
 		if l.TooLarge || l.Blank() {
 			continue
 		}
-		out = append(out, InputFrame{File: path, Line: l.Num, Raw: append([]byte(nil), l.Bytes...)})
+		out = append(out, InputFrame{File: in.Name, Line: l.Num, Raw: append([]byte(nil), l.Bytes...)})
 	}
-	return out, false, nil
+	return out, nil
 }
 
 // ignored reports the findings conformance does not hold against a frame:
@@ -147,10 +152,13 @@ func ignored(f validate.Finding, snapshot bool) bool {
 	return f.Severity != validate.Error
 }
 
-// Classify validates the frames of one input and marks which are valid.
-func Classify(v *validate.Validator, path string, frames []InputFrame) error {
-	snapshot := filepath.Base(path) == "notifications.expected.jsonl"
-	res, err := v.ValidateFile(path, validate.Input{Name: path})
+// Classify validates the frames of one input, marks which are valid and
+// pairs each response with its request's method.
+func Classify(v *validate.Validator, in Input, frames []InputFrame) error {
+	snapshot := filepath.Base(in.Name) == "notifications.expected.jsonl"
+	// An NDJSON input may mix both directions: the bindings decode by
+	// method whichever side sent the frame.
+	res, err := v.ValidateReader(bytes.NewReader(in.Data), validate.Input{Name: in.Name, Both: true})
 	if err != nil {
 		return err
 	}
@@ -163,84 +171,56 @@ func Classify(v *validate.Validator, path string, frames []InputFrame) error {
 			bad[f.Line] = f.Rule + ": " + f.Message
 		}
 	}
+	methods := map[string]string{} // request id (compact JSON) → method
 	for i := range frames {
-		frames[i].Why = bad[frames[i].Line]
-		frames[i].Valid = frames[i].Why == ""
+		f := &frames[i]
+		f.Why = bad[f.Line]
+		if f.Why == "" {
+			if d := frame.Depth(f.Raw); d > frame.MaxDepth {
+				f.Why = fmt.Sprintf("frame.depth: nests %d levels deep, more than the %d every binding is held to", d, frame.MaxDepth)
+			}
+		}
+		var env struct {
+			ID     json.RawMessage `json:"id"`
+			Method *string         `json:"method"`
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(f.Raw, &env) == nil && len(env.ID) > 0 {
+			var id bytes.Buffer
+			json.Compact(&id, env.ID)
+			switch {
+			case env.Method != nil:
+				methods[id.String()] = *env.Method
+			case env.Result != nil:
+				f.Method = methods[id.String()]
+				if f.Method == "" && f.Why == "" {
+					f.Why = fmt.Sprintf("response.unpaired: no earlier request of this input has id %s, so the type of its result is unknown", id.String())
+				}
+			}
+		}
+		f.Valid = f.Why == ""
 	}
 	return nil
 }
 
-// RunDriver sends every frame's raw line to d and returns its output lines.
-func RunDriver(ctx context.Context, d Driver, frames []InputFrame) ([]string, string, error) {
-	cmd := exec.CommandContext(ctx, d.Cmd[0], d.Cmd[1:]...)
-	cmd.Dir = d.Dir
-	cmd.Env = append(os.Environ(), d.Env...)
-	var stdin bytes.Buffer
-	for _, f := range frames {
-		stdin.Write(f.Raw)
-		stdin.WriteByte('\n')
+// Compare checks one driver answer (the text after "SEQ<TAB>") against
+// its frame. Strings are compared exactly (jsonvalue).
+func Compare(lang string, f *InputFrame, answer string) *Mismatch {
+	m := &Mismatch{Lang: lang, File: f.File, Line: f.Line, Frames: 1}
+	if msg, ok := strings.CutPrefix(answer, "!error "); ok {
+		m.What = "does not decode: " + msg
+		return m
 	}
-	cmd.Stdin = &stdin
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if _, ok := err.(*exec.ExitError); ok {
-		err = nil // a failing frame: reported per line
+	p, what, err := jsonvalue.Diff(f.Raw, []byte(answer))
+	switch {
+	case err != nil:
+		m.What = "driver output is not JSON: " + err.Error()
+	case what != "":
+		m.Pointer, m.What = p, "re-encodes differently: "+what
+	default:
+		return nil
 	}
-	if err != nil {
-		return nil, stderr.String(), fmt.Errorf("%s driver: %v", d.Lang, err)
-	}
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
-	var lines []string
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	return lines, stderr.String(), nil
-}
-
-// Compare checks a driver's output lines against the input frames.
-func Compare(lang string, frames []InputFrame, lines []string, stderr string) []Mismatch {
-	var out []Mismatch
-	if len(lines) != len(frames) {
-		msg := fmt.Sprintf("driver wrote %d lines for %d frames", len(lines), len(frames))
-		if s := strings.TrimSpace(stderr); s != "" {
-			msg += ": " + firstLine(s)
-		}
-		valid := 0
-		for _, f := range frames {
-			if f.Valid {
-				valid++
-			}
-		}
-		return []Mismatch{{Lang: lang, File: frames[0].File, Line: frames[0].Line, What: msg, Frames: valid}}
-	}
-	for i, f := range frames {
-		if !f.Valid {
-			continue
-		}
-		got := lines[i]
-		if strings.HasPrefix(got, "!error ") {
-			out = append(out, Mismatch{Lang: lang, File: f.File, Line: f.Line, What: "does not decode: " + strings.TrimPrefix(got, "!error "), Frames: 1})
-			continue
-		}
-		p, what, err := jsonvalue.Diff(f.Raw, []byte(got))
-		if err != nil {
-			out = append(out, Mismatch{Lang: lang, File: f.File, Line: f.Line, What: "driver output is not JSON: " + err.Error(), Frames: 1})
-			continue
-		}
-		if what != "" {
-			out = append(out, Mismatch{Lang: lang, File: f.File, Line: f.Line, Pointer: p, What: "re-encodes differently: " + what, Frames: 1})
-		}
-	}
-	return out
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
+	return m
 }
 
 // CheckInvalid validates each invalid vector and returns the ones whose
@@ -271,75 +251,48 @@ func CheckInvalid(v *validate.Validator, vectors []Invalid) []string {
 	return missed
 }
 
-// ReadInvalid reads invalid.jsonl.
-func ReadInvalid(path string) ([]Invalid, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []Invalid
-	for i, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
-		var x Invalid
-		if err := json.Unmarshal(l, &x); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
-		}
-		out = append(out, x)
-	}
-	return out, nil
-}
-
-// Run validates the inputs, sends them through every driver in parallel and
-// checks the invalid vectors.
-func Run(ctx context.Context, v *validate.Validator, inputs []string, drivers []Driver, invalid []Invalid) (*Report, error) {
-	rep := &Report{Files: inputs, PerLang: map[string]int{}}
-	type input struct {
-		path   string
-		frames []InputFrame
-	}
-	var ins []input
-	for _, p := range inputs {
-		fs, _, err := ReadFrames(p)
+// Run validates the inputs, sends every valid frame through each driver
+// (the drivers side by side, each one process for all inputs, restarted
+// after the frame it died on) and checks the invalid vectors.
+func Run(ctx context.Context, v *validate.Validator, inputs []Input, drivers []Driver, invalid []Invalid) (*Report, error) {
+	rep := &Report{PerLang: map[string]int{}}
+	var valid []*InputFrame
+	for _, in := range inputs {
+		rep.Files = append(rep.Files, in.Name)
+		fs, err := ReadFrames(in)
 		if err != nil {
 			return nil, err
 		}
 		if len(fs) == 0 {
 			continue
 		}
-		if err := Classify(v, p, fs); err != nil {
+		if err := Classify(v, in, fs); err != nil {
 			return nil, err
 		}
 		rep.Frames += len(fs)
-		for _, f := range fs {
-			if f.Valid {
-				rep.Checked++
+		for i := range fs {
+			if fs[i].Valid {
+				valid = append(valid, &fs[i])
+			} else {
+				rep.NotValid = append(rep.NotValid, InputFrame{File: fs[i].File, Line: fs[i].Line, Why: fs[i].Why})
 			}
 		}
-		ins = append(ins, input{p, fs})
 	}
+	rep.Checked = len(valid)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	errs := make([]error, len(drivers))
 	for di, d := range drivers {
 		wg.Add(1)
-		go func(di int, d Driver) {
+		go func() {
 			defer wg.Done()
-			for _, in := range ins {
-				lines, stderr, err := RunDriver(ctx, d, in.frames)
-				if err != nil {
-					errs[di] = fmt.Errorf("%s: %w (stderr: %s)", in.path, err, firstLine(stderr))
-					return
-				}
-				ms := Compare(d.Lang, in.frames, lines, stderr)
-				mu.Lock()
-				rep.Mismatches = append(rep.Mismatches, ms...)
-				for _, f := range in.frames {
-					if f.Valid {
-						rep.PerLang[d.Lang]++
-					}
-				}
-				mu.Unlock()
-			}
-		}(di, d)
+			ms, err := d.check(ctx, valid)
+			mu.Lock()
+			defer mu.Unlock()
+			errs[di] = err
+			rep.Mismatches = append(rep.Mismatches, ms...)
+			rep.PerLang[d.Lang] = len(valid)
+		}()
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -347,7 +300,7 @@ func Run(ctx context.Context, v *validate.Validator, inputs []string, drivers []
 			return nil, err
 		}
 	}
-	sort.Slice(rep.Mismatches, func(i, j int) bool {
+	sort.SliceStable(rep.Mismatches, func(i, j int) bool {
 		a, b := rep.Mismatches[i], rep.Mismatches[j]
 		if a.Lang != b.Lang {
 			return a.Lang < b.Lang

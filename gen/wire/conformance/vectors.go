@@ -6,8 +6,8 @@
 // language's bindings.
 //
 // Values come from the IR; the assertions the IR leaves out (minimum,
-// minLength, pattern via examples, minItems, if/then) are read from the
-// schema, and every valid vector is checked against the schema with the
+// minLength, pattern: from examples, else a shortest match spelled from the
+// regular expression; minItems, if/then) are read from the schema, and every valid vector is checked against the schema with the
 // validation library before it is kept: a vector the schema rejects is
 // repaired (an optional member dropped or added) or the generation fails.
 package conformance
@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strconv"
 	"strings"
@@ -148,7 +150,7 @@ func intKw(n map[string]any, k string) (int, bool) {
 
 // value generates a value for a use of r whose schema lives at ptr.
 func (g *generator) value(r *ir.TypeRef, ptr, at string, md mode) any {
-	node, _ := g.m.SchemaNode(ptr)
+	node, _ := g.m.Source().Keywords(ptr)
 	if r.Nullable && md == minimal {
 		return nil
 	}
@@ -175,6 +177,9 @@ func (g *generator) value(r *ir.TypeRef, ptr, at string, md mode) any {
 		}
 		if n, ok := intKw(node, "maxLength"); ok && len([]rune(s)) > n {
 			s = string([]rune(s)[:n])
+		}
+		if pat, ok := node["pattern"].(string); ok {
+			s = matching(pat, s, node)
 		}
 		return s
 	case ir.RefInteger, ir.RefNumber:
@@ -231,6 +236,86 @@ func (g *generator) value(r *ir.TypeRef, ptr, at string, md mode) any {
 		return g.named(r.Named, at, md)
 	}
 	return nil
+}
+
+// matching returns a string the pattern (and the length bounds of node)
+// accept: s itself when it does, else the shortest string the pattern's
+// syntax tree spells, followed by s where that still matches (so maximal
+// vectors keep their edge characters after a required prefix such as
+// "^file://"). A pattern Go's regexp cannot parse, or one no candidate
+// meets, leaves s as it is (the schema check then names the pattern).
+func matching(pat, s string, node map[string]any) string {
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		return s
+	}
+	tree, err := syntax.Parse(pat, syntax.Perl)
+	if err != nil {
+		return s
+	}
+	lo, hasLo := intKw(node, "minLength")
+	hi, hasHi := intKw(node, "maxLength")
+	fits := func(c string) bool {
+		n := len([]rune(c))
+		return re.MatchString(c) && (!hasLo || n >= lo) && (!hasHi || n <= hi)
+	}
+	short, ok := shortest(tree.Simplify())
+	for _, c := range []string{s, short + s, short, short + strings.Repeat("x", max(0, lo-len([]rune(short))))} {
+		if (ok || c == s) && fits(c) {
+			return c
+		}
+	}
+	return s
+}
+
+// shortest spells a shortest string a regular expression matches,
+// preferring printable characters; false for a part that matches nothing.
+func shortest(re *syntax.Regexp) (string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return string(re.Rune), true
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i+1] >= 0x20 {
+				return string(max(re.Rune[i], 0x20)), true
+			}
+		}
+		if len(re.Rune) > 0 {
+			return string(re.Rune[0]), true
+		}
+		return "", false
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return "x", true
+	case syntax.OpCapture:
+		return shortest(re.Sub[0])
+	case syntax.OpPlus:
+		return shortest(re.Sub[0])
+	case syntax.OpRepeat:
+		one, ok := shortest(re.Sub[0])
+		return strings.Repeat(one, re.Min), ok || re.Min == 0
+	case syntax.OpConcat:
+		var b strings.Builder
+		for _, sub := range re.Sub {
+			x, ok := shortest(sub)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(x)
+		}
+		return b.String(), true
+	case syntax.OpAlternate:
+		best, found := "", false
+		for _, sub := range re.Sub {
+			if x, ok := shortest(sub); ok && (!found || len(x) < len(best)) {
+				best, found = x, true
+			}
+		}
+		return best, found
+	case syntax.OpNoMatch:
+		return "", false
+	}
+	// Empty matches, anchors, word boundaries, x* and x?: nothing to spell.
+	return "", true
 }
 
 // uniquify makes array items distinct where they are numbers or strings.

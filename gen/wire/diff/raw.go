@@ -1,83 +1,29 @@
 package diff
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/big"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/dshgen/dshgen/gen/ir"
 )
 
 // rawDocs reads schema nodes by the IR's pointers ("#/..." in the root
 // file, "other.json#/..." in a file beside it) for what the IR does not
-// carry: the validator-only constraints.
+// carry: the validator-only constraints. The nodes are the ones the model
+// was loaded from (gen/schemadoc), so no file is read again.
 type rawDocs struct {
-	dir  string
-	root any
-	docs map[string]any // by path relative to dir; nil value: unreadable
+	m *ir.Model
 }
 
-func newRawDocs(m *ir.Model) *rawDocs {
-	r := &rawDocs{dir: filepath.Dir(m.File), docs: map[string]any{}}
-	r.root = decodeRaw(m.Raw)
-	return r
-}
+func newRawDocs(m *ir.Model) *rawDocs { return &rawDocs{m: m} }
 
-func decodeRaw(b []byte) any {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return nil
-	}
-	return v
-}
-
-// node returns the schema node at an IR pointer (nil when it cannot be read).
+// node returns the schema node at an IR pointer as plain Go values (nil
+// when there is none).
 func (r *rawDocs) node(ptr string) any {
-	file, frag, ok := strings.Cut(ptr, "#")
-	if !ok {
-		return nil
+	if _, n, ok := r.m.Source().Lookup(ptr); ok {
+		return n.Value()
 	}
-	doc := r.root
-	if file != "" {
-		d, seen := r.docs[file]
-		if !seen {
-			if b, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(file))); err == nil {
-				d = decodeRaw(b)
-			}
-			r.docs[file] = d
-		}
-		doc = d
-	}
-	return resolvePointer(doc, frag)
-}
-
-func resolvePointer(doc any, frag string) any {
-	if frag == "" {
-		return doc
-	}
-	cur := doc
-	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch v := cur.(type) {
-		case map[string]any:
-			cur = v[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(v) {
-				return nil
-			}
-			cur = v[i]
-		default:
-			return nil
-		}
-	}
-	return cur
+	return nil
 }
 
 // constraintNode returns the node whose constraints apply to a value

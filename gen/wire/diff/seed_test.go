@@ -151,7 +151,7 @@ func TestPyPICapturesSpeakShippedRevision(t *testing.T) {
 // must be valid.
 func validate(t *testing.T, m *ir.Model, ptr string, v any, what string, want bool) {
 	t.Helper()
-	s, err := m.Compile(ptr)
+	s, err := m.Source().Compile(ptr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package diff
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -10,9 +9,11 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/schemadoc"
 )
 
 // Source is one loaded revision: the model and the label the report uses.
@@ -30,6 +31,16 @@ func (s *Source) Close() {
 	}
 }
 
+// Options are what LoadSource passes to the schema loader besides the file:
+// overlay files (read from the working tree, also for a git revision) and
+// the directories $refs may reach besides the schema's own (for a git
+// revision, a directory inside the repository names its copy from that
+// revision).
+type Options struct {
+	Overlays     []string
+	AllowRefDirs []string
+}
+
 // LoadSource loads one side of a comparison. arg is a schema file path, or
 // REV:path — path in the git revision REV (any `git rev-parse` revision:
 // HEAD~1, a tag, a commit) of the repository the current directory is in,
@@ -38,9 +49,9 @@ func (s *Source) Close() {
 // REV:path reading. Errors: a missing file, a git failure (the git message
 // is included) or schema problems (*ir.LoadError text, with REV:path in
 // place of the temporary copy's path).
-func LoadSource(arg string) (*Source, error) {
+func LoadSource(arg string, o Options) (*Source, error) {
 	if _, err := os.Stat(arg); err == nil {
-		m, err := ir.Load(arg)
+		m, err := ir.LoadSource(ir.Source{Path: arg, Overlays: o.Overlays, AllowRefDirs: o.AllowRefDirs})
 		if err != nil {
 			return nil, err
 		}
@@ -50,7 +61,7 @@ func LoadSource(arg string) (*Source, error) {
 	if !ok || rev == "" || p == "" || len(rev) == 1 && filepath.VolumeName(arg) != "" {
 		return nil, fmt.Errorf("%s: no such file (for a git revision write REV:path, e.g. HEAD~1:%s)", arg, arg)
 	}
-	return loadRevision(rev, p)
+	return loadRevision(rev, p, o)
 }
 
 // git runs git in dir and returns its stdout; the error carries stderr.
@@ -69,7 +80,7 @@ func git(dir string, args ...string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-func loadRevision(rev, p string) (*Source, error) {
+func loadRevision(rev, p string, o Options) (*Source, error) {
 	label := rev + ":" + p
 	prefix, err := git(".", "rev-parse", "--show-prefix")
 	if err != nil {
@@ -95,7 +106,7 @@ func loadRevision(rev, p string) (*Source, error) {
 			return nil
 		}
 		fetched[rp] = true
-		b, err := git(".", "show", rev+":"+rp)
+		b, err := gitFile(rev, rp)
 		if err != nil {
 			if required {
 				return fmt.Errorf("%s: %v", label, err)
@@ -124,7 +135,28 @@ func loadRevision(rev, p string) (*Source, error) {
 		cleanup()
 		return nil, err
 	}
-	m, err := ir.Load(filepath.Join(tmp, filepath.FromSlash(repoPath)))
+	top, err := git(".", "rev-parse", "--show-toplevel")
+	if err != nil {
+		cleanup()
+		return nil, fmt.Errorf("%s: %v", label, err)
+	}
+	var allow []string
+	for _, d := range o.AllowRefDirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			cleanup()
+			return nil, err
+		}
+		if rel, err := filepath.Rel(strings.TrimSpace(string(top)), abs); err == nil && !strings.HasPrefix(rel, "..") {
+			abs = filepath.Join(tmp, rel)
+			if err := os.MkdirAll(abs, 0o755); err != nil {
+				cleanup()
+				return nil, err
+			}
+		}
+		allow = append(allow, abs)
+	}
+	m, err := ir.LoadSource(ir.Source{Path: filepath.Join(tmp, filepath.FromSlash(repoPath)), Overlays: o.Overlays, AllowRefDirs: allow})
 	if err != nil {
 		cleanup()
 		msg := strings.ReplaceAll(err.Error(), filepath.Join(tmp, filepath.FromSlash(repoPath)), label)
@@ -134,33 +166,35 @@ func loadRevision(rev, p string) (*Source, error) {
 	return &Source{Model: m, Label: label, cleanup: cleanup}, nil
 }
 
+// gitFile returns the bytes of path rp at revision rev, refusing a blob
+// larger than a schema file may be (before reading it).
+func gitFile(rev, rp string) ([]byte, error) {
+	size, err := git(".", "cat-file", "-s", rev+":"+rp)
+	if err != nil {
+		return nil, err
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(string(size)), 10, 64); err != nil || n > schemadoc.MaxFileBytes {
+		return nil, fmt.Errorf("%s:%s is %s bytes, over the %d-byte limit for a schema file", rev, rp, strings.TrimSpace(string(size)), schemadoc.MaxFileBytes)
+	}
+	return git(".", "show", rev+":"+rp)
+}
+
 // fileRefs lists the file parts of the relative-file $refs in a schema
 // document (every "$ref" string member anywhere; the loader decides which
-// ones are schemas).
+// ones are schemas and checks each).
 func fileRefs(b []byte) []string {
-	var v any
-	if json.Unmarshal(b, &v) != nil {
+	root, err := schemadoc.Parse(b)
+	if err != nil {
 		return nil
 	}
 	var out []string
-	var walk func(x any)
-	walk = func(x any) {
-		switch t := x.(type) {
-		case map[string]any:
-			for k, c := range t {
-				if s, ok := c.(string); ok && k == "$ref" {
-					if u, err := url.Parse(s); err == nil && u.Scheme == "" && u.Host == "" && u.Path != "" {
-						out = append(out, u.Path)
-					}
-				}
-				walk(c)
-			}
-		case []any:
-			for _, c := range t {
-				walk(c)
+	root.Walk(func(k string, c *schemadoc.Node) bool {
+		if k == "$ref" && c.Kind() == schemadoc.String {
+			if u, err := url.Parse(c.Str()); err == nil && u.Scheme == "" && u.Host == "" && u.Path != "" {
+				out = append(out, u.Path)
 			}
 		}
-	}
-	walk(v)
+		return true
+	})
 	return out
 }

@@ -10,7 +10,6 @@ package validate
 // TestFastAgreesWithLibrary checks the two agree over the mutation corpus.
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/big"
 	"regexp"
@@ -19,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/schemadoc"
 )
 
 type verdict int8
@@ -93,26 +93,19 @@ var annotations = map[string]bool{
 }
 
 type fastCompiler struct {
-	root  any
+	src   *schemadoc.Set
 	id    string
 	nodes map[string]*fnode
 	v     *Validator
 }
 
-// compileFast builds the fast check of every node reachable from the
-// pointers in ptrs; nil when the document cannot be read.
+// compileFast builds the fast check of every named type's schema node (and
+// every node reachable from them), reading the nodes the model was loaded
+// from.
 func (v *Validator) compileFast() map[string]*fnode {
-	raw := v.model.Raw
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var root any
-	if d.Decode(&root) != nil {
-		return nil
-	}
-	fc := &fastCompiler{root: root, nodes: map[string]*fnode{}, v: v}
-	if m, ok := root.(map[string]any); ok {
-		fc.id, _ = m["$id"].(string)
-	}
+	src := v.model.Source()
+	fc := &fastCompiler{src: src, nodes: map[string]*fnode{}, v: v}
+	fc.id = src.Root().Root.Member("$id").Str()
 	out := map[string]*fnode{}
 	for _, t := range v.model.Types {
 		out[t.Pointer] = fc.at(t.Pointer)
@@ -126,49 +119,55 @@ func (fc *fastCompiler) at(ptr string) *fnode {
 	}
 	n := &fnode{}
 	fc.nodes[ptr] = n
-	val, ok := lookup(fc.root, strings.TrimPrefix(ptr, "#"))
-	if !ok {
+	l, val, ok := fc.src.Lookup(ptr)
+	if !ok || !strings.HasPrefix(ptr, "#") {
+		// Only the root document's nodes are compiled; a node of a
+		// sibling file is left to the library.
 		n.unsupported = true
 		return n
 	}
-	fc.fill(n, ptr, val)
+	fc.fill(n, ptr, val, l.Doc.Draft)
 	return n
 }
 
-func (fc *fastCompiler) sub(ptr, key string, val any) *fnode {
+func (fc *fastCompiler) sub(ptr, key string) *fnode {
 	return fc.at(ptr + "/" + escapeToken(key))
 }
 
-func ratOf(v any) (*big.Rat, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
+func ratOf(v *schemadoc.Node) (*big.Rat, bool) {
+	if v.Kind() != schemadoc.Number {
 		return nil, false
 	}
-	r, ok := new(big.Rat).SetString(n.String())
+	r, ok := new(big.Rat).SetString(v.Number().String())
 	return r, ok
 }
 
-func intKw(v any) (int, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
+func intKw(v *schemadoc.Node) (int, bool) {
+	if v.Kind() != schemadoc.Number {
 		return 0, false
 	}
-	i, err := strconv.Atoi(n.String())
+	i, err := strconv.Atoi(v.Number().String())
 	return i, err == nil && i >= 0
 }
 
-func (fc *fastCompiler) fill(n *fnode, ptr string, val any) {
+func (fc *fastCompiler) fill(n *fnode, ptr string, val *schemadoc.Node, draft schemadoc.Draft) {
 	n.minProps, n.maxProps, n.maxItems, n.maxLen, n.fallback = 0, -1, -1, -1, -1
-	if b, ok := val.(bool); ok {
+	if val.Kind() == schemadoc.Bool {
+		b := val.Bool()
 		n.always = &b
 		return
 	}
-	m, ok := val.(map[string]any)
-	if !ok {
+	if !val.IsObject() {
 		n.unsupported = true
 		return
 	}
-	for k, x := range m {
+	keys := val.Keys()
+	if draft.RefIgnoresSiblings() && val.Member("$ref") != nil {
+		// Draft-07 and earlier ignore every keyword beside a $ref.
+		keys = []string{"$ref"}
+	}
+	for _, k := range keys {
+		x := val.Member(k)
 		if annotations[k] || strings.HasPrefix(k, "x-") {
 			continue
 		}
@@ -177,44 +176,43 @@ func (fc *fastCompiler) fill(n *fnode, ptr string, val any) {
 		case "type":
 			ok = n.setTypes(x)
 		case "const":
-			n.hasConst, n.constVal, ok = true, x, true
+			n.hasConst, n.constVal, ok = true, x.Value(), true
 		case "enum":
-			n.enum, ok = x.([]any)
+			if ok = x.Kind() == schemadoc.Array; ok {
+				n.enum = x.Value().([]any)
+			}
 		case "properties":
-			var ps map[string]any
-			if ps, ok = x.(map[string]any); ok {
+			if ok = x.IsObject(); ok {
 				n.props = map[string]*fnode{}
-				for p := range ps {
+				for _, p := range x.Keys() {
 					n.props[p] = fc.at(ptr + "/properties/" + escapeToken(p))
 				}
 			}
 		case "required":
-			var rs []any
-			if rs, ok = x.([]any); ok {
-				for _, r := range rs {
-					s, isStr := r.(string)
-					ok = ok && isStr
-					n.required = append(n.required, s)
+			if ok = x.Kind() == schemadoc.Array; ok {
+				for _, r := range x.Items() {
+					ok = ok && r.Kind() == schemadoc.String
+					n.required = append(n.required, r.Str())
 				}
 			}
 		case "additionalProperties":
-			if b, isBool := x.(bool); isBool {
-				n.addlFalse, ok = !b, true
+			if x.Kind() == schemadoc.Bool {
+				n.addlFalse, ok = !x.Bool(), true
 			} else {
-				n.addl, ok = fc.sub(ptr, k, x), true
+				n.addl, ok = fc.sub(ptr, k), true
 			}
 		case "minProperties":
 			n.minProps, ok = intKw(x)
 		case "maxProperties":
 			n.maxProps, ok = intKw(x)
 		case "items":
-			n.items, ok = fc.sub(ptr, k, x), true
+			n.items, ok = fc.sub(ptr, k), true
 		case "minItems":
 			n.minItems, ok = intKw(x)
 		case "maxItems":
 			n.maxItems, ok = intKw(x)
 		case "uniqueItems":
-			n.uniqueItem, ok = x.(bool)
+			n.uniqueItem, ok = x.Bool(), x.Kind() == schemadoc.Bool
 		case "minimum":
 			n.min, ok = ratOf(x)
 		case "maximum":
@@ -228,12 +226,13 @@ func (fc *fastCompiler) fill(n *fnode, ptr string, val any) {
 		case "maxLength":
 			n.maxLen, ok = intKw(x)
 		case "pattern":
-			if s, isStr := x.(string); isStr {
-				re, err := regexp.Compile(s)
+			if x.Kind() == schemadoc.String {
+				re, err := regexp.Compile(x.Str())
 				n.pattern, ok = re, err == nil
 			}
 		case "$ref":
-			if s, isStr := x.(string); isStr {
+			if x.Kind() == schemadoc.String {
+				s := x.Str()
 				if fc.id != "" && strings.HasPrefix(s, fc.id+"#") {
 					s = s[len(fc.id):]
 				}
@@ -242,10 +241,9 @@ func (fc *fastCompiler) fill(n *fnode, ptr string, val any) {
 				}
 			}
 		case "allOf", "anyOf", "oneOf":
-			var xs []any
-			if xs, ok = x.([]any); ok {
+			if ok = x.Kind() == schemadoc.Array; ok {
 				var list []*fnode
-				for i := range xs {
+				for i := range x.Items() {
 					list = append(list, fc.at(ptr+"/"+k+"/"+strconv.Itoa(i)))
 				}
 				switch k {
@@ -258,13 +256,13 @@ func (fc *fastCompiler) fill(n *fnode, ptr string, val any) {
 				}
 			}
 		case "not":
-			n.not, ok = fc.sub(ptr, k, x), true
+			n.not, ok = fc.sub(ptr, k), true
 		case "if":
-			n.ifS, ok = fc.sub(ptr, k, x), true
+			n.ifS, ok = fc.sub(ptr, k), true
 		case "then":
-			n.thenS, ok = fc.sub(ptr, k, x), true
+			n.thenS, ok = fc.sub(ptr, k), true
 		case "else":
-			n.elseS, ok = fc.sub(ptr, k, x), true
+			n.elseS, ok = fc.sub(ptr, k), true
 		}
 		if !ok {
 			n.unsupported = true
@@ -289,7 +287,8 @@ func (fc *fastCompiler) fill(n *fnode, ptr string, val any) {
 	}
 }
 
-func (n *fnode) setTypes(x any) bool {
+func (n *fnode) setTypes(node *schemadoc.Node) bool {
+	x := node.Value()
 	add := func(s string) bool {
 		switch s {
 		case "null":

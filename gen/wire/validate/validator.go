@@ -12,18 +12,13 @@
 package validate
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/url"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/schemadoc"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -47,12 +42,6 @@ type Options struct {
 type Validator struct {
 	model *ir.Model
 	opts  Options
-
-	compiler *jsonschema.Compiler
-	base     string
-
-	mu       sync.Mutex
-	compiled map[string]*jsonschema.Schema // by "#/..." pointer
 
 	// unions maps the schema location of a union's oneOf/anyOf keyword
 	// ("#/$defs/SessionEvent/oneOf") to the union type.
@@ -91,10 +80,10 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 	if _, ok := ParseSeverity(string(opts.PromptOverlap)); !ok {
 		return nil, fmt.Errorf("validate: bad prompt-overlap severity %q", opts.PromptOverlap)
 	}
-	v := &Validator{model: model, opts: opts, compiled: map[string]*jsonschema.Schema{}, unions: map[string]*ir.Type{}}
-	if err := v.initCompiler(); err != nil {
-		return nil, err
+	if model.Source() == nil {
+		return nil, fmt.Errorf("validate: the model was not loaded from a schema (use ir.Load)")
 	}
+	v := &Validator{model: model, opts: opts, unions: map[string]*ir.Type{}}
 	for _, t := range model.Types {
 		if t.Kind == ir.KindUnion && t.Union != nil {
 			kw := t.Union.Keyword
@@ -155,71 +144,15 @@ func (v *Validator) Model() *ir.Model { return v.model }
 // Options returns the validator's options.
 func (v *Validator) Options() Options { return v.opts }
 
-func (v *Validator) initCompiler() error {
-	// A model from ir.Load knows every file it was loaded from; its
-	// compiler resolves relative $refs to them and fetches nothing.
-	if c, base, ok := modelCompiler(v.model); ok {
-		v.compiler, v.base = c, base
-		return nil
-	}
-	abs, err := filepath.Abs(v.model.File)
-	if err != nil {
-		return err
-	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
-	v.base = u.String()
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.AssertFormat = false
-	c.LoadURL = func(s string) (io.ReadCloser, error) {
-		pu, err := url.Parse(s)
-		if err != nil || pu.Scheme != "file" {
-			return nil, fmt.Errorf("refusing to load %s: dshgen never fetches schemas", s)
-		}
-		return os.Open(filepath.FromSlash(pu.Path))
-	}
-	raw := v.model.Raw
-	if raw == nil {
-		raw, err = os.ReadFile(v.model.File)
-		if err != nil {
-			return err
-		}
-	}
-	if err := c.AddResource(v.base, bytes.NewReader(raw)); err != nil {
-		return fmt.Errorf("validate: %w", err)
-	}
-	v.compiler = c
-	return nil
-}
-
-// modelCompiler returns the model's own compiler; ok is false for a model
-// not built by ir.Load (hand-made in a test).
-func modelCompiler(m *ir.Model) (c *jsonschema.Compiler, base string, ok bool) {
-	defer func() {
-		if recover() != nil {
-			c, base, ok = nil, "", false
-		}
-	}()
-	base = m.URL()
-	c = m.Compiler()
-	c.AssertFormat = false
-	return c, base, base != "" && c != nil
-}
-
-// schemaAt returns the compiled schema at a "#/..." pointer of the root
-// document.
+// schemaAt returns the validation library's compiled schema at a model
+// pointer ("#/..." or "file.json#/..."), compiled once per loaded schema by
+// the model's documents (gen/schemadoc): the same files the IR was built
+// from, nothing else reachable, each meta-validated once per load.
 func (v *Validator) schemaAt(ptr string) (*jsonschema.Schema, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if s, ok := v.compiled[ptr]; ok {
-		return s, nil
-	}
-	frag := strings.TrimPrefix(ptr, "#")
-	s, err := v.compiler.Compile(v.base + "#" + frag)
+	s, err := v.model.Source().Compile(ptr)
 	if err != nil {
 		return nil, fmt.Errorf("validate: compiling %s: %w", ptr, err)
 	}
-	v.compiled[ptr] = s
 	return s, nil
 }
 
@@ -321,48 +254,29 @@ func internTable(m *ir.Model) map[string]string {
 	for _, me := range m.Methods {
 		add(me.Name)
 	}
-	var root any
-	d := json.NewDecoder(bytes.NewReader(m.Raw))
-	d.UseNumber()
-	if d.Decode(&root) != nil {
-		return t
-	}
-	var walk func(any)
-	walk = func(x any) {
-		switch y := x.(type) {
-		case map[string]any:
-			for k, e := range y {
-				switch k {
-				case "properties":
-					if ps, ok := e.(map[string]any); ok {
-						for p := range ps {
-							add(p)
-						}
-					}
-				case "const":
-					if s, ok := e.(string); ok {
-						add(s)
-					}
-				case "enum", "required":
-					if a, ok := e.([]any); ok {
-						for _, v := range a {
-							if s, ok := v.(string); ok {
-								add(s)
-							}
-						}
-					}
-				case "description", "examples", "title":
-					continue
+	for _, d := range m.Source().Docs() {
+		d.Root.Walk(func(k string, e *schemadoc.Node) bool {
+			switch k {
+			case "properties":
+				for _, p := range e.Keys() {
+					add(p)
 				}
-				walk(e)
+			case "const":
+				if e.Kind() == schemadoc.String {
+					add(e.Str())
+				}
+			case "enum", "required":
+				for _, it := range e.Items() {
+					if it.Kind() == schemadoc.String {
+						add(it.Str())
+					}
+				}
+			case "description", "examples", "title":
+				return false
 			}
-		case []any:
-			for _, e := range y {
-				walk(e)
-			}
-		}
+			return true
+		})
 	}
-	walk(root)
 	return t
 }
 

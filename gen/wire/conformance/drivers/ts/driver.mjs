@@ -1,58 +1,82 @@
-// The TypeScript round-trip driver of `dshgen conformance --lang ts`.
+// The TypeScript round-trip driver of `dshgen conformance --lang ts` (driver
+// protocol 1, see ../../README.md).
 //
-//   DSHGEN_TS_OUT=<abs path of an out/ts directory> node testdata/conformance/drivers/ts/driver.mjs
+//   DSHGEN_TS_OUT=<out/ts directory> [DSHGEN_TYPESCRIPT=<typescript package directory>] node driver.mjs
 //
-// Reads JSON-RPC frames (NDJSON) on stdin and writes one line per input line
-// on stdout, in order: the frame decoded through the TypeScript bindings in
-// $DSHGEN_TS_OUT/src and encoded back with JSON.stringify, or "!error
-// <message>" for a frame that does not decode (also written on stderr as
-// "line N: <message>"). A response gets the method of the request with its
-// id seen earlier on stdin. Exit status: 0 every line decoded, 1 some did
-// not, 2 setup error (no TypeScript, bindings that do not compile with the
-// driver; no line is written then, the reason is the first stderr line).
-// Same protocol as the Go driver (../go/main.go).
+// Writes "dshgen-conformance-driver 1", then reads lines "HEADER<TAB>FRAME"
+// on stdin (HEADER: {"seq":N}, plus "method" for a response: the method of
+// the request it answers) and writes one line per input line on stdout, in
+// order and at once: "N<TAB>" and the frame decoded through the TypeScript
+// bindings in $DSHGEN_TS_OUT/src and encoded back with JSON.stringify, or
+// "N<TAB>!error <message>" for a frame that does not decode or whose
+// decoding throws anything else (the error's name given then). Exit status:
+// 0 at end of input; 2 setup error (no TypeScript, bindings that do not
+// compile with the driver; the handshake line is not written then, the
+// reason is on stderr).
 //
 // Node 20 runs no TypeScript, so this file compiles the bindings and the
 // typed half of the driver (driver.ts, which says what decoding means) with
-// the pinned TypeScript of testdata/ts (its compiler API, in process): strict,
-// exactOptionalPropertyTypes, noUncheckedIndexedAccess, ES2022 modules. Any
-// compile error fails the run. From the same program it extracts, with the
-// type checker, a table of the TypeScript types of every method's params and
-// result and of the error object, which driver.ts follows member by member.
-// Output and table are cached under $DSHGEN_TS_CACHE (default
-// <os.tmpdir()>/dshgen-ts-driver-<uid>, private to the user), keyed by the
-// sha256 of the bindings' sources, both driver files and the TypeScript
-// version, so the one compile (about 2 s) is shared by the runs dshgen
-// conformance makes (one per input file; about 0.2 s each after it). Entries
-// unused for a day are removed.
+// TypeScript's compiler API, in process: strict, exactOptionalPropertyTypes,
+// noUncheckedIndexedAccess, ES2022 modules. Any compile error fails the run.
+// TypeScript is the package in $DSHGEN_TYPESCRIPT, else the one node
+// resolves from the working directory (`npm install typescript` there).
+// From the same program it extracts, with the type checker, a table of the
+// TypeScript types of every method's params and result and of the error
+// object, which driver.ts follows member by member. Output and table are
+// cached under $DSHGEN_TS_CACHE (default <os.tmpdir()>/dshgen-ts-driver-<uid>,
+// private to the user), keyed by the sha256 of the bindings' sources, both
+// driver files and the TypeScript version, so the one compile (about 2 s) is
+// shared by later runs. Entries unused for a day are removed.
+//
+// Frames nest up to 10000 levels. JSON.parse reads any depth, but
+// JSON.stringify and the driver's walk recurse, and the main thread's stack
+// (about 1 MB) ends near 5000 levels; so frames are decoded in a worker
+// thread with a STACK_MB stack.
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker, isMainThread, workerData } from "node:worker_threads";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../../../..");
-const tsPackage = path.join(repo, "testdata", "ts", "node_modules", "typescript");
 const driverTs = path.join(here, "driver.ts");
-const CACHE_FORMAT = "1";
+const CACHE_FORMAT = "2";
+const PROTOCOL = "dshgen-conformance-driver 1";
+/**
+ * Stack of the decoding thread: a 10000-level frame needs between 8 and 16 MB
+ * (measured); the rest is headroom (address space, touched only as deep as a
+ * frame goes).
+ */
+const STACK_MB = 256;
 
 function fatal(msg) {
   process.stderr.write(`ts driver: ${msg}\n`);
   process.exit(2);
 }
 
-/** The installed TypeScript's version (the compiler itself is loaded only to build). */
-function typeScriptVersion() {
+/** The directory of the TypeScript package to compile with. */
+function typeScriptDir() {
+  const env = process.env.DSHGEN_TYPESCRIPT;
+  if (env) return path.resolve(env);
   try {
-    return JSON.parse(fs.readFileSync(path.join(tsPackage, "package.json"), "utf8")).version;
+    return path.dirname(createRequire(path.join(process.cwd(), "noop.js")).resolve("typescript/package.json"));
   } catch {
-    fatal(`TypeScript is not installed in testdata/ts/node_modules: run \`npm ci --prefix testdata/ts\` in ${repo}`);
+    fatal(`TypeScript not found: install it where you run dshgen (npm install typescript) or set DSHGEN_TYPESCRIPT to the directory of the typescript package (searched from ${process.cwd()})`);
   }
 }
 
-function loadTypeScript() {
+/** The installed TypeScript's version (the compiler itself is loaded only to build). */
+function typeScriptVersion(tsPackage) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(tsPackage, "package.json"), "utf8")).version;
+  } catch (e) {
+    fatal(`no TypeScript package in ${tsPackage}: ${e.message}`);
+  }
+}
+
+function loadTypeScript(tsPackage) {
   return createRequire(import.meta.url)(tsPackage);
 }
 
@@ -262,7 +286,7 @@ function prune(cacheRoot) {
 }
 
 /** Returns the cache entry (a directory with out/driver.js and types.json) for these sources. */
-function compiled(tsVersion, outTs, sources) {
+function compiled(tsPackage, tsVersion, outTs, sources) {
   const h = createHash("sha256");
   h.update(`dshgen-ts-driver ${CACHE_FORMAT}\0typescript ${tsVersion}\0`);
   for (const f of [fileURLToPath(import.meta.url), driverTs]) {
@@ -304,7 +328,7 @@ function compiled(tsVersion, outTs, sources) {
   const tmp = path.join(cacheRoot, `${key}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`);
   let res;
   try {
-    const ts = loadTypeScript();
+    const ts = loadTypeScript(tsPackage);
     if (ts.version !== tsVersion) throw new Error(`loaded TypeScript ${ts.version}, expected ${tsVersion}`);
     res = build(ts, outTs, sources, tmp);
     if (res.error !== undefined) {
@@ -328,38 +352,105 @@ function compiled(tsVersion, outTs, sources) {
 
 // --- main -----------------------------------------------------------------------
 
-async function readStdin() {
-  const chunks = [];
-  for await (const c of process.stdin) chunks.push(c);
-  return Buffer.concat(chunks).toString("utf8");
+/** Writes all of s to fd, waiting out a non-blocking descriptor. */
+function writeAll(fd, s) {
+  const b = Buffer.from(s, "utf8");
+  for (let off = 0; off < b.length; ) {
+    try {
+      off += fs.writeSync(fd, b, off, b.length - off);
+    } catch (e) {
+      if (e.code !== "EAGAIN") throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+    }
+  }
+}
+
+/** Yields the lines of fd 0 (without "\n"), read synchronously. */
+function* stdinLines() {
+  const buf = Buffer.alloc(1 << 20);
+  let parts = [];
+  for (;;) {
+    let n;
+    try {
+      n = fs.readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      if (e.code === "EAGAIN") {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+        continue;
+      }
+      if (e.code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    let start = 0;
+    for (let i = buf.indexOf(10, 0); i >= 0 && i < n; i = buf.indexOf(10, start)) {
+      parts.push(Buffer.from(buf.subarray(start, i)));
+      yield Buffer.concat(parts).toString("utf8");
+      parts = [];
+      start = i + 1;
+    }
+    if (start < n) parts.push(Buffer.from(buf.subarray(start, n)));
+  }
+  if (parts.length > 0) yield Buffer.concat(parts).toString("utf8");
+}
+
+/** The decoding thread: the protocol loop over the compiled driver. */
+async function serve({ entry }) {
+  const driver = await import(pathToFileURL(path.join(entry, "out", "driver.js")).href);
+  const table = JSON.parse(fs.readFileSync(path.join(entry, "types.json"), "utf8"));
+  const roundTrip = driver.roundTripper(table);
+  writeAll(1, PROTOCOL + "\n");
+  for (const line of stdinLines()) {
+    const tab = line.indexOf("\t");
+    let h;
+    try {
+      h = tab < 0 ? undefined : JSON.parse(line.slice(0, tab));
+    } catch {
+      h = undefined;
+    }
+    if (h === undefined || !Number.isSafeInteger(h.seq)) {
+      process.stderr.write(`ts driver: not a driver protocol line: ${JSON.stringify(line.slice(0, 80))}\n`);
+      process.exit(1);
+    }
+    let out;
+    try {
+      out = roundTrip(line.slice(tab + 1).replace(/\r+$/, ""), typeof h.method === "string" ? h.method : undefined);
+    } catch (e) {
+      let msg;
+      if (e instanceof driver.DecodeError) msg = e.message;
+      else if (e instanceof Error) msg = `${e.name}: ${e.message}`;
+      else msg = `thrown: ${String(e)}`;
+      out = "!error " + msg.replace(/[\r\n]+/g, " ");
+    }
+    writeAll(1, `${h.seq}\t${out}\n`);
+  }
 }
 
 async function main() {
   const out = process.env.DSHGEN_TS_OUT;
-  if (!out) fatal("DSHGEN_TS_OUT is not set (the absolute path of the out/ts directory to test)");
-  const tsVersion = typeScriptVersion();
+  if (!out) fatal("DSHGEN_TS_OUT is not set (the path of the out/ts directory to test)");
+  const tsPackage = typeScriptDir();
+  const tsVersion = typeScriptVersion(tsPackage);
   const outTs = path.resolve(out);
   const sources = bindingSources(outTs);
   let entry;
   try {
-    entry = compiled(tsVersion, outTs, sources);
+    entry = compiled(tsPackage, tsVersion, outTs, sources);
   } catch (e) {
     fatal(`preparing the bindings in ${out}: ${e.stack ?? e}`);
   }
-  const driver = await import(pathToFileURL(path.join(entry, "out", "driver.js")).href);
-  const table = JSON.parse(fs.readFileSync(path.join(entry, "types.json"), "utf8"));
-
-  const input = await readStdin();
-  const lines = input.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  const res = driver.run(
-    lines.map((l) => l.replace(/\r+$/, "")),
-    table,
-  );
-  if (res.failures.length > 0) process.stderr.write(res.failures.join("\n") + "\n");
-  const text = res.lines.length > 0 ? res.lines.join("\n") + "\n" : "";
-  process.exitCode = res.failures.length > 0 ? 1 : 0;
-  process.stdout.write(text);
+  const w = new Worker(fileURLToPath(import.meta.url), { workerData: { entry }, resourceLimits: { stackSizeMb: STACK_MB } });
+  w.on("error", (e) => {
+    process.stderr.write(`ts driver: ${e.stack ?? e}\n`);
+    process.exitCode = 1;
+  });
+  w.on("exit", (code) => {
+    if (code !== 0 && !process.exitCode) process.exitCode = code;
+  });
 }
 
-await main();
+if (isMainThread) {
+  await main();
+} else {
+  await serve(workerData);
+}

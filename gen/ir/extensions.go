@@ -1,0 +1,35 @@
+package ir
+
+import "github.com/dshgen/dshgen/gen/schemadoc"
+
+// The extension keywords the IR reads: the only x- keywords dshgen gives a
+// meaning, and so the only ones an overlay may set. The IR reads each
+// through its entry here (kwName.Name, ...); TestKeywordTableIsComplete
+// fails when the IR reads an "x-" keyword that is not listed, or a listed
+// one is read nowhere.
+var (
+	kwName = schemadoc.Keyword{Name: "x-name", Shape: schemadoc.ShapeString,
+		Where: "a $defs entry, a titled schema, a properties member or an x-methods entry (the identifier base in every language)"}
+	kwGoName = schemadoc.Keyword{Name: "x-go-name", Shape: schemadoc.ShapeString,
+		Where: "a $defs entry, a titled schema or a properties member (the Go identifier, verbatim)"}
+	kwPythonName = schemadoc.Keyword{Name: "x-python-name", Shape: schemadoc.ShapeString,
+		Where: "a $defs entry, a titled schema or a properties member (the Python identifier)"}
+	kwTSName = schemadoc.Keyword{Name: "x-ts-name", Shape: schemadoc.ShapeString,
+		Where: "a $defs entry, a titled schema or a properties member (the TypeScript identifier)"}
+	kwEnumNames = schemadoc.Keyword{Name: "x-enum-names", Shape: schemadoc.ShapeStrings,
+		Where: "a named string enum, beside its enum or oneOf of consts (one identifier per value)"}
+	kwValidationOnly = schemadoc.Keyword{Name: "x-validation-only", Shape: schemadoc.ShapeBool,
+		Where: "a $defs (or definitions) entry of the root schema that no other type uses"}
+	kwMethods = schemadoc.Keyword{Name: "x-methods", Shape: schemadoc.ShapeObject, RootOnly: true,
+		Where: "the root of the schema (method name → entry)"}
+	kwTSRequestMap = schemadoc.Keyword{Name: "x-ts-request-map", Shape: schemadoc.ShapeString, RootOnly: true,
+		Where: "the root of the schema (name of the TypeScript request map)"}
+	kwTSNotificationMap = schemadoc.Keyword{Name: "x-ts-notification-map", Shape: schemadoc.ShapeString, RootOnly: true,
+		Where: "the root of the schema (name of the TypeScript notification map)"}
+)
+
+// Keywords returns the extension keywords the IR reads (the overlay
+// checker's table).
+func Keywords() []schemadoc.Keyword {
+	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwMethods, kwTSRequestMap, kwTSNotificationMap}
+}
