@@ -143,4 +143,3 @@ func isNamed(at loc, n *node) bool {
 // lookups, the schema keywords the IR leaves out (Keywords), and the
 // validation library's compiled schemas (Compile), all of the same files.
 func (m *Model) Source() *schemadoc.Set { return m.source }
-
