@@ -1,11 +1,14 @@
-// Package templates embeds the text/template files the Python and
-// TypeScript emitters print with. The templates only print: every decision
-// (names, optionality, unions) is already made in the IR (package gen).
+// Package templates embeds the files the emitters print with: the Go
+// runtime (go/runtime.go.tmpl, copied into every generated Go package) and
+// the text/template files of the Python and TypeScript packages. The
+// templates only print: every decision (names, optionality, unions) is
+// already made in the IR (gen/ir), which also reads these files for the
+// names they declare, so a schema type never takes one of them.
 package templates
 
 import "embed"
 
-// FS holds python/*.tmpl and ts/*.tmpl.
+// FS holds go/*.tmpl, python/*.tmpl and ts/*.tmpl.
 //
-//go:embed python ts
+//go:embed go python ts
 var FS embed.FS

@@ -10,11 +10,10 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
+	"golang.org/x/mod/module"
 
-	"github.com/dshgen/dshgen/gen/emit/golang"
+	"github.com/dshgen/dshgen/gen/emit"
 	"github.com/dshgen/dshgen/gen/emit/output"
-	"github.com/dshgen/dshgen/gen/emit/python"
-	"github.com/dshgen/dshgen/gen/emit/typescript"
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/conformance"
 	"github.com/dshgen/dshgen/gen/wire/validate"
@@ -29,14 +28,7 @@ const defaultVectors = "testdata/conformance"
 var version = "0.1.0"
 
 // emitters are the target languages, by --lang name, in output order.
-var emitters = []struct {
-	lang string
-	emit func(*ir.Model, ir.Options) ([]ir.File, error)
-}{
-	{"go", golang.Emit},
-	{"python", python.Emit},
-	{"ts", typescript.Emit},
-}
+var emitters = emit.All
 
 // generateAll runs the selected emitters and returns every file, sorted.
 func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
@@ -46,7 +38,7 @@ func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
 	}
 	known := map[string]bool{}
 	for _, e := range emitters {
-		known[e.lang] = true
+		known[e.Lang] = true
 	}
 	for l := range want {
 		if !known[l] && l != "all" {
@@ -58,20 +50,20 @@ func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
 	errs := make([]error, len(emitters))
 	var wg sync.WaitGroup
 	for i, e := range emitters {
-		if !want[e.lang] && !want["all"] {
+		if !want[e.Lang] && !want["all"] {
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = e.emit(m, o)
+			results[i], errs[i] = e.Emit(m, o)
 		}()
 	}
 	wg.Wait()
 	var files []ir.File
 	for i, e := range emitters {
 		if errs[i] != nil {
-			return nil, fmt.Errorf("%s emitter: %w", e.lang, errs[i])
+			return nil, fmt.Errorf("%s emitter: %w", e.Lang, errs[i])
 		}
 		files = append(files, results[i]...)
 	}
@@ -82,7 +74,7 @@ func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
 func langNames() []string {
 	var out []string
 	for _, e := range emitters {
-		out = append(out, e.lang)
+		out = append(out, e.Lang)
 	}
 	return out
 }
@@ -119,6 +111,11 @@ command that fixes it, and exits 1.`,
 			m, err := src.load()
 			if err != nil {
 				return usageErr(err)
+			}
+			if goModule != "" {
+				if err := module.CheckImportPath(goModule); err != nil {
+					return usageErr(fmt.Errorf("--go-module: %w", err))
+				}
 			}
 			o := ir.Options{Package: pkg, Version: version, GoModule: goModule}
 			files, err := generateAll(m, langs, o)

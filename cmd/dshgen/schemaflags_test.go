@@ -118,7 +118,7 @@ func TestOverlayFlag(t *testing.T) {
 		t.Fatalf("generate --overlay: exit %d\n%s", code, text)
 	}
 	types, _ := os.ReadFile(filepath.Join(out, "go", "dshproto", "types.go"))
-	if !bytes.Contains(types, []byte("type InitParams struct")) || !bytes.Contains(types, []byte("with overlay good.json (sha256 ")) {
+	if !bytes.Contains(types, []byte("type InitParams struct")) || !bytes.Contains(types, []byte("// Overlay good.json sha256 ")) {
 		t.Errorf("the overlay's name or the header's provenance is missing from types.go")
 	}
 	before := treeHash(t, out)

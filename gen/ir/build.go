@@ -593,8 +593,7 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 					if isNamed(b.tat, b.tn) {
 						ft := l.typeAt(b.tat)
 						l.fallback[ft] = t
-						u.Unknown = ft.Names
-						u.UnknownType = ft
+						u.fallbackType = ft
 					}
 					continue
 				}
@@ -618,9 +617,6 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 			if u.Open {
 				fb := byIndex(bs, u.FallbackIndex)
 				l.checkFallbackEnum(fb.tat, fb.tn, tag, known)
-			}
-			if u.UnknownType == nil {
-				u.Unknown = typeNames(t.Name+"Unknown", overrides{})
 			}
 			return
 		}

@@ -35,9 +35,53 @@ func (l *loader) finish(m *Model) {
 			}
 		}
 	}
+	l.unknownVariants(m)
+	maps := l.methodMaps(m)
 	l.checkCycles(m)
-	l.checkNames(m)
+	l.checkNames(m, maps)
 }
+
+// unknownVariants gives every tagged union its Unknown variant and lists
+// what the bindings declare (Model.Decls).
+func (l *loader) unknownVariants(m *Model) {
+	for _, t := range m.Types {
+		if t.Kind != KindUnion || t.Union.By != ByTag {
+			continue
+		}
+		u := &Type{Kind: KindUnknown, UnknownOf: t, Unions: []*Type{t}}
+		if ft := t.Union.fallbackType; ft != nil {
+			u.Name, u.Names, u.Pointer, u.Description, u.Fallback = ft.Name, ft.Names, ft.Pointer, ft.Description, ft
+			l.typeLocs[u] = l.typeLocs[ft]
+		} else {
+			u.Name = t.Name + "Unknown"
+			u.Names = typeNames(u.Name, overrides{})
+			u.Pointer = t.Pointer
+			l.typeLocs[u] = l.typeLocs[t]
+		}
+		t.Union.Unknown = u
+		m.Decls = append(m.Decls, u)
+	}
+	for _, t := range m.Types {
+		if t.FallbackOf == nil {
+			m.Decls = append(m.Decls, t)
+		}
+		// A schema type that is any JSON value and named JsonValue is the
+		// TypeScript package's own JsonValue (printed with its
+		// description), not a second type escaped to JsonValue_.
+		if n := t.Names[LangTS]; n == tsJSONValue+"_" && t.Kind == KindAlias && t.Alias.Kind == RefJSON && !t.Alias.Nullable {
+			t.Names[LangTS] = tsJSONValue
+		}
+	}
+	sort.SliceStable(m.Decls, func(i, j int) bool {
+		if m.Decls[i].Name != m.Decls[j].Name {
+			return m.Decls[i].Name < m.Decls[j].Name
+		}
+		return m.Decls[i].Pointer < m.Decls[j].Pointer
+	})
+}
+
+// tsJSONValue is the any-JSON type the TypeScript package declares.
+const tsJSONValue = "JsonValue"
 
 // refsOf lists the named types a TypeRef mentions and whether the mention is
 // "by value" (required, not nullable, not inside an array or map).
@@ -243,7 +287,7 @@ func ptrOnly(p string) string {
 }
 
 // checkNames reports identifiers that two schema names fold onto.
-func (l *loader) checkNames(m *Model) {
+func (l *loader) checkNames(m *Model, maps []methodMap) {
 	unnameable := func(at loc, what, name string, names ...string) {
 		for _, n := range names {
 			if strings.Trim(n, "_") == "" {
@@ -265,32 +309,70 @@ func (l *loader) checkNames(m *Model) {
 				"make the x-ts-name (or x-name) an identifier")
 		}
 	}
-	for _, t := range m.Types {
+	pyIdent := func(at loc, what, name, ident string) {
+		if strings.Trim(ident, "_") != "" && !isIdent(ident, false) {
+			l.problem(at, fmt.Sprintf("%s %q: Python name %q is not an identifier", what, name, ident),
+				"make the x-python-name (or x-name) an identifier")
+		}
+	}
+	for _, t := range m.Decls {
 		at := l.typeLocs[t]
 		unnameable(at, "type", t.Name, t.Names[:]...)
 		goIdent(at, "type", t.Name, t.Names.Of(LangGo))
+		pyIdent(at, "type", t.Name, t.Names.Of(LangPython))
 		tsIdent(at, "type", t.Name, t.Names.Of(LangTS))
 		for _, f := range t.Fields {
 			fat := loc{Doc: at.Doc, Ptr: fragOf(f.Pointer)}
 			unnameable(fat, "member", f.Wire, f.Names.Of(LangGo), f.Names.Of(LangPython))
 			goIdent(fat, "member", f.Wire, strings.TrimSuffix(f.Names.Of(LangGo), "_"))
+			pyIdent(fat, "member", f.Wire, f.Names.Of(LangPython))
 		}
 	}
+	for _, me := range m.Methods {
+		pyIdent(loc{Doc: l.set.Root(), Ptr: ptrOnly(me.Pointer)}, "method", me.Name, me.Names.Of(LangPython))
+	}
 	c := &collisions{l: l, spaces: map[string]map[string]nameClaim{}, pairs: map[[2]string][]string{}, locs: map[[2]string]loc{}}
-	for _, t := range m.Types {
+	// What the generated runtimes declare comes first, so a name derived
+	// from the schema (a Decode function, a method constant, a map name)
+	// that lands on one of them is reported.
+	r := mustReserved()
+	root := loc{Doc: l.set.Root()}
+	for _, n := range r.goPackage.Sorted() {
+		c.claim("types", LangGo, n, r.goPackage[n], root)
+	}
+	for _, n := range r.pyMethods.Sorted() {
+		c.claim("methods", LangPython, n, r.pyMethods[n], root)
+	}
+	schemaJSON := false // the schema's any-JSON type takes the runtime's JsonValue (see unknownVariants)
+	for _, t := range m.Decls {
+		schemaJSON = schemaJSON || t.Names[LangTS] == tsJSONValue
+	}
+	for _, n := range r.tsTypes.Sorted() {
+		if n != tsJSONValue || !schemaJSON {
+			c.claim("types", LangTS, n, r.tsTypes[n], root)
+		}
+	}
+	for _, t := range m.Decls {
 		at := l.typeLocs[t]
 		tp := ptrOnly(t.Pointer)
+		if t.Kind == KindUnknown {
+			tp += " (the unknown-tag variant of " + ptrOnly(t.UnknownOf.Pointer) + ")"
+		}
 		for _, lang := range Langs {
 			c.claim("types", lang, t.Names.Of(lang), tp, at)
 		}
-		if t.Kind == KindUnion {
+		goName := t.Names.Of(LangGo)
+		switch {
+		case t.Kind == KindUnion:
 			// the Go Decode<Union> function shares the package namespace
-			c.claim("types", LangGo, "Decode"+t.Names.Of(LangGo), tp+" (its Go Decode"+t.Names.Of(LangGo)+" function)", at)
+			c.claim("types", LangGo, "Decode"+goName, tp+" (its Go Decode"+goName+" function)", at)
+		case t.Kind == KindAlias && t.Alias.Kind != RefNamed:
+			c.claim("types", LangGo, "decode"+goName, tp+" (its Go decode"+goName+" function)", at)
 		}
-		if t.Kind == KindUnion && t.Union.By == ByTag && t.Union.UnknownType == nil {
-			for _, lang := range Langs {
-				c.claim("types", lang, t.Union.Unknown.Of(lang), tp+" (its unknown-tag variant)", at)
-			}
+		if t.Kind == KindUnion || t.Kind == KindEnum || t.Kind == KindAlias {
+			pyName := t.Names.Of(LangPython)
+			c.claim("types", LangPython, "decode_"+pyName, tp+" (its Python decode_"+pyName+" function)", at)
+			c.claim("types", LangPython, "encode_"+pyName, tp+" (its Python encode_"+pyName+" function)", at)
 		}
 		if t.Kind == KindEnum {
 			for _, v := range t.Enum {
@@ -311,6 +393,11 @@ func (l *loader) checkNames(m *Model) {
 		c.claim("types", LangGo, "Method"+me.Names.Of(LangGo), ptrOnly(me.Pointer), at)
 		c.claim("methods", LangPython, me.Names.Of(LangPython), ptrOnly(me.Pointer), at)
 		c.claim("methods", LangTS, me.Names.Of(LangTS), ptrOnly(me.Pointer), at)
+	}
+	// The TypeScript map names share the package's export namespace (the
+	// Go and Python ones are fixed and reserved, see reserved.go).
+	for _, mp := range maps {
+		c.claim("types", LangTS, mp.name, mp.source, loc{Doc: l.set.Root(), Ptr: mp.pointer})
 	}
 	c.report()
 }

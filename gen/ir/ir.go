@@ -4,9 +4,34 @@
 // emitter prints and the validator routes. Every decision — names per target
 // language, optionality, nullability, union tags, recursion — is made here, so
 // the Go, Python and TypeScript emitters cannot drift apart.
+//
+// # Openness
+//
+// One rule for every binding, decided here and printed the same way by all
+// three emitters: an older SDK must not fail on a newer peer's value. A
+// string enum value or a tagged-union tag that the binding does not know is
+// not a decode error: the value is kept exactly and encoded back unchanged
+// (an enum value as the string it is, an unknown tag as the union's Unknown
+// variant holding the raw JSON object). Whether such a value is acceptable is
+// the validator's business and follows the schema (outside an enum: an
+// error; an unknown tag: an error for a closed union, a warning for an open
+// one). In the printed types every use of an enum admits any string in Go
+// (the string-based type) and Python (the Literal alias or any str), and
+// every use of a tagged union admits its Unknown variant (Go: the
+// interface; Python: the union alias or the Unknown class). TypeScript
+// parses nothing (a received value is the JSON as it is), so it cannot fail
+// on one; its declared types are the known sets, as the published
+// TypeScript types of such protocols are (so the two stay assignable both
+// ways, and a tagged union narrows on its tag, which it does only when
+// every member's tag is a literal), and the open forms have names of their
+// own: WithUnknown<U> for a tagged union, OpenEnum<E> for an enum.
 package ir
 
-import "github.com/dshgen/dshgen/gen/schemadoc"
+import (
+	"fmt"
+
+	"github.com/dshgen/dshgen/gen/schemadoc"
+)
 
 // Lang identifies a target language for naming decisions.
 type Lang int
@@ -53,10 +78,22 @@ type Model struct {
 	// Overlays are the overlay files applied, in order (see gen/schemadoc).
 	Overlays []Overlay
 	// TSRequestMap and TSNotificationMap are the root's x-ts-request-map and
-	// x-ts-notification-map (the TypeScript map names; "" when not set).
+	// x-ts-notification-map as written ("" when not set); RequestMap and
+	// NotificationMap below are the names the IR decides from them.
 	TSRequestMap, TSNotificationMap string
-	// Types holds every named type, sorted by Name.
+	// Types holds every named type of the schema, sorted by Name (the
+	// validator and the schema diff read these).
 	Types []*Type
+	// Decls is what every binding declares, in one order for all of them
+	// (by Name, then Pointer): every type of Types except fallback branch
+	// types (FallbackOf != nil), plus the Unknown variant of every tagged
+	// union. Emitters print Decls and nothing else.
+	Decls []*Type
+	// RequestMap and NotificationMap name the two method maps per language
+	// (Go Requests/Notifications, Python REQUESTS/NOTIFICATIONS, TypeScript
+	// from the top-level "x-ts-request-map"/"x-ts-notification-map", else
+	// <title without "Protocol">RequestMap/NotificationMap).
+	RequestMap, NotificationMap Names
 	// Methods holds the x-methods catalogue, sorted by Name. Empty for a
 	// schema that only has $defs.
 	Methods []*Method
@@ -147,10 +184,15 @@ const (
 	KindEnum
 	// KindAlias: a name for another type use (array, map, primitive, JSON value).
 	KindAlias
+	// KindUnknown: the unknown-tag variant of a tagged union (UnknownOf):
+	// any object whose tag is none of the union's known tags, kept as its
+	// raw JSON and re-encoded unchanged. Never in Model.Types (it is not a
+	// schema type of its own); listed in Model.Decls and Union.Unknown.
+	KindUnknown
 )
 
 func (k TypeKind) String() string {
-	return [...]string{"object", "union", "enum", "alias"}[k]
+	return [...]string{"object", "union", "enum", "alias", "unknown"}[k]
 }
 
 // Type is a named type: a $defs entry, a titled inline schema, or an inline
@@ -173,16 +215,25 @@ type Type struct {
 	// KindUnion.
 	Union *Union
 
-	// KindEnum: the allowed string values, in schema order.
+	// KindEnum: the known string values, in schema order; the enum is
+	// open (see "Openness" in the package doc).
 	Enum []*EnumValue
 
 	// KindAlias.
 	Alias *TypeRef
 
+	// KindUnknown: UnknownOf is the tagged union whose unknown tags this
+	// variant holds; Fallback is the schema's fallback branch type it stands
+	// for (nil when the union has no named fallback and the variant is
+	// named union name + "Unknown").
+	UnknownOf *Type
+	Fallback  *Type
+
 	// Recursive is true when the type reaches itself through its fields.
 	Recursive bool
 	// FallbackOf is the union this type is the fallback (unknown-tag) branch
-	// of, or nil.
+	// of, or nil. Such a type is in Model.Types (the validator checks it) but
+	// not in Model.Decls: the bindings print the union's Unknown instead.
 	FallbackOf *Type
 	// Unions lists the unions this type is a variant of (in Model.Types order).
 	Unions []*Type
@@ -227,7 +278,8 @@ type TypeRef struct {
 	Named    *Type    // RefNamed
 	Elem     *TypeRef // RefArray, RefMap
 	Nullable bool     // null is allowed besides the type
-	// Enum lists the allowed values of an anonymous string enum (RefString).
+	// Enum lists the known values of an anonymous string enum (RefString);
+	// open like every enum (see "Openness" in the package doc).
 	Enum []string
 }
 
@@ -249,17 +301,28 @@ type Union struct {
 	FallbackIndex int
 	// Keyword is "oneOf" or "anyOf".
 	Keyword string
-	// Unknown names the variant every binding decodes an unknown tag into
-	// (ByTag only): the fallback branch's type when it is named, else
-	// union name + "Unknown". It holds the raw JSON and re-encodes it unchanged.
-	Unknown Names
-	// UnknownType is the named fallback type (nil when the fallback is
-	// inline or the union is closed). Emitters print it as the unknown
-	// variant, not as a plain object.
-	UnknownType *Type
+	// Unknown is the variant every binding decodes an unknown tag into
+	// (ByTag only, open or closed union alike; nil otherwise): a KindUnknown
+	// type named after the schema's fallback branch type when it is named,
+	// else union name + "Unknown". It holds the raw JSON object and
+	// re-encodes it unchanged (see "Openness" in the package doc).
+	Unknown *Type
+
+	fallbackType *Type // the named fallback branch type, while loading
 }
 
-// UnionBy says how a union picks its variant.
+// UnionBy says how a union picks its variant. Every emitter switches on it
+// and refuses a value it does not know, so a new mode cannot be printed as
+// another by accident.
+//
+// Room for a union decoded by ordered tries (published schemas with untagged
+// anyOf, not built yet): a mode whose bindings try Variants in Index order
+// and keep the first that the variant's schema (Variant.Pointer, compiled by
+// the validator) accepts exactly. The model already carries what such a
+// decoder needs: the order (Index), the exact schema of each branch
+// (Pointer), its JSON type (JSONType) and required members (Required) for
+// cheap pre-checks; ByShape is its special case where at most one branch can
+// match.
 type UnionBy int
 
 // Union selection modes.
@@ -268,6 +331,18 @@ const (
 	ByJSONType                // the JSON type of the value
 	ByShape                   // the required member sets of closed objects
 )
+
+func (b UnionBy) String() string {
+	switch b {
+	case ByTag:
+		return "by tag"
+	case ByJSONType:
+		return "by JSON type"
+	case ByShape:
+		return "by shape"
+	}
+	return fmt.Sprintf("UnionBy(%d)", int(b))
+}
 
 // Variant is one known branch of a union.
 type Variant struct {

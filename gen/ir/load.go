@@ -1,8 +1,6 @@
 package ir
 
 import (
-	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/dshgen/dshgen/gen/schemadoc"
@@ -145,14 +143,3 @@ func isNamed(at loc, n *node) bool {
 // lookups, the schema keywords the IR leaves out (Keywords), and the
 // validation library's compiled schemas (Compile), all of the same files.
 func (m *Model) Source() *schemadoc.Set { return m.source }
-
-// Provenance describes the input in generated headers: the schema file and
-// its sha256, then each overlay file and its sha256.
-func (m *Model) Provenance() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (sha256 %s)", filepath.Base(m.File), m.SHA256)
-	for _, o := range m.Overlays {
-		fmt.Fprintf(&b, " with overlay %s (sha256 %s)", filepath.Base(o.File), o.SHA256)
-	}
-	return b.String()
-}

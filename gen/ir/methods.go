@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/dshgen/dshgen/gen/schemadoc"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
 	invopop "github.com/invopop/jsonschema"
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/dshgen/dshgen/gen/schemadoc"
 )
 
 // MethodEntry is the shape of one x-methods entry. Its JSON Schema (reflected
@@ -160,4 +162,74 @@ func leaves(err error) []*jsonschema.ValidationError {
 	}
 	walk(ve)
 	return out
+}
+
+// The method maps' names in Go and Python (fixed); TypeScript's come from
+// the schema (see methodMaps).
+const (
+	goRequestMap, goNotificationMap = "Requests", "Notifications"
+	pyRequestMap, pyNotificationMap = "REQUESTS", "NOTIFICATIONS"
+)
+
+// Top-level schema annotations naming the TypeScript method maps (read by
+// the loader into Model.TSRequestMap and TSNotificationMap).
+var (
+	tsRequestMapKey      = kwTSRequestMap.Name
+	tsNotificationMapKey = kwTSNotificationMap.Name
+)
+
+// methodMap is one TypeScript method map name and where it comes from.
+type methodMap struct {
+	name    string
+	source  string // the annotation's pointer, or what the name is derived from
+	pointer string // JSON pointer fragment for problems
+}
+
+var tsIdentRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+
+// methodMaps names the request and notification maps: Go Requests and
+// Notifications, Python REQUESTS and NOTIFICATIONS, TypeScript the top-level
+// annotations x-ts-request-map / x-ts-notification-map when the schema has
+// them (the shipped schema names the upstream HarnessSdkRequestMap and
+// HarnessSdkNotificationMap), else <Base>RequestMap / <Base>NotificationMap
+// where Base is the schema title in PascalCase with a trailing "Protocol"
+// word removed ("Acme Widget Protocol" → AcmeWidgetRequestMap).
+func (l *loader) methodMaps(m *Model) []methodMap {
+	pick := func(key, given, suffix string) methodMap {
+		if given != "" {
+			at := loc{Doc: l.set.Root(), Ptr: "/" + key}
+			if !tsIdentRe.MatchString(given) {
+				l.problem(at, fmt.Sprintf("%q must be a TypeScript identifier (the name of a method map), got %q", key, given), "")
+				return methodMap{}
+			}
+			return methodMap{given, "#/" + key, at.Ptr}
+		}
+		return methodMap{tsTitleBase(m.Title) + suffix, "the TypeScript " + strings.TrimSuffix(strings.ToLower(suffix), "map") + " map (named from the title; set \"" + key + "\" to name it)", ""}
+	}
+	req := pick(tsRequestMapKey, m.TSRequestMap, "RequestMap")
+	note := pick(tsNotificationMapKey, m.TSNotificationMap, "NotificationMap")
+	if req.name != "" && req.name == note.name {
+		l.problem(loc{Doc: l.set.Root(), Ptr: note.pointer}, fmt.Sprintf("the request map and the notification map are both named %q", req.name), "set \""+tsRequestMapKey+"\" and \""+tsNotificationMapKey+"\" to two names")
+	}
+	m.RequestMap = Names{goRequestMap, pyRequestMap, req.name}
+	m.NotificationMap = Names{goNotificationMap, pyNotificationMap, note.name}
+	return []methodMap{req, note}
+}
+
+// tsTitleBase turns a schema title into the identifier base of the
+// TypeScript maps: its words of letters and digits, each with its first
+// letter upper-cased, without a trailing "Protocol".
+func tsTitleBase(title string) string {
+	var b strings.Builder
+	for _, w := range regexp.MustCompile(`[^A-Za-z0-9]+`).Split(title, -1) {
+		if w == "" {
+			continue
+		}
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+	}
+	s := strings.TrimSuffix(b.String(), "Protocol")
+	if s != "" && s[0] >= '0' && s[0] <= '9' {
+		s = "X" + s
+	}
+	return s
 }

@@ -18,10 +18,11 @@ import (
 //   - Python attributes: words in snake_case; Python types: PascalCase.
 //   - TypeScript: properties keep the wire name (quoted when it is not an
 //     identifier); types are PascalCase.
-//   - A name that is a keyword (or a builtin that would break or shadow) in
-//     the target language, or that equals a member the generated code
-//     defines itself, gets a trailing underscore: class → class_,
-//     MarshalJSON → MarshalJSON_.
+//   - A name that is reserved in the target language namespace (a keyword,
+//     a builtin that would break or shadow, a name the generated runtime
+//     declares, or a member the generated code defines itself; see
+//     reserved.go for where each comes from) gets a trailing underscore:
+//     class → class_, MarshalJSON → MarshalJSON_, DecodeError → DecodeError_.
 //   - Nothing is ever numbered: two schema names that land on the same
 //     identifier are reported as a collision naming both JSON pointers; the
 //     fix is an x-name / x-go-name / x-python-name / x-ts-name override.
@@ -55,17 +56,24 @@ func splitWords(s string) []string {
 	return words
 }
 
-// goInitialisms are upper-cased whole in Go identifiers (the list golint and
-// gopls use, plus a few of this domain).
-var goInitialisms = map[string]bool{
-	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true,
-	"EOF": true, "GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ID": true,
-	"IP": true, "JSON": true, "LHS": true, "LLM": true, "QPS": true, "RAM": true,
-	"RHS": true, "RPC": true, "SLA": true, "SMTP": true, "SQL": true, "SSH": true,
-	"TCP": true, "TLS": true, "TTL": true, "UDP": true, "UI": true, "UID": true,
-	"UUID": true, "URI": true, "URL": true, "UTF8": true, "VM": true, "XML": true,
-	"XMPP": true, "XSRF": true, "XSS": true, "SDK": true,
-}
+// goInitialisms are upper-cased whole in Go identifiers: golint's list of
+// common initialisms (the one gopls and staticcheck use too), plus
+// domainInitialisms.
+var goInitialisms = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`ACL API ASCII CPU CSS DNS EOF GUID HTML HTTP HTTPS ID IP JSON LHS QPS
+		RAM RHS RPC SLA SMTP SQL SSH TCP TLS TTL UDP UI UID UUID URI URL UTF8 VM XML XMPP XSRF XSS`) {
+		m[w] = true
+	}
+	for _, w := range domainInitialisms {
+		m[w] = true
+	}
+	return m
+}()
+
+// domainInitialisms are the initialisms of this protocol's domain that the
+// common list lacks (a test fails when the shipped schema stops using one).
+var domainInitialisms = []string{"LLM", "SDK"}
 
 func upperFirst(w string) string {
 	rs := []rune(w)
@@ -136,73 +144,23 @@ func snake(s string) string {
 // upperSnake turns a schema name into a Python UPPER_SNAKE constant name.
 func upperSnake(s string) string { return strings.ToUpper(snake(s)) }
 
-var goKeywords = set("break", "case", "chan", "const", "continue", "default", "defer", "else",
-	"fallthrough", "for", "func", "go", "goto", "if", "import", "interface", "map", "package",
-	"range", "return", "select", "struct", "switch", "type", "var")
-
-// pyReserved: keywords, soft keywords, and builtins whose shadowing breaks
-// generated code or type annotations (the generated modules use these names).
-var pyReserved = set("False", "None", "True", "and", "as", "assert", "async", "await", "break",
-	"class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from",
-	"global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
-	"return", "try", "while", "with", "yield",
-	"self", "cls", "bool", "int", "float", "str", "list", "dict", "object", "bytes", "tuple",
-	"set", "frozenset", "len", "isinstance", "super", "property", "classmethod",
-	"staticmethod", "Any", "Literal", "Union", "Optional", "Mapping", "Sequence", "ClassVar",
-	"dataclass", "field", "annotations", "typing", "dataclasses", "json")
-
-// pyTypeReserved are names a Python class or alias may not take, besides
-// pyReserved: every builtin (the generated modules call type(), catch
-// KeyError, ...) and the names they import at module level.
-var pyTypeReserved = set("ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup", "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError", "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning", "EnvironmentError", "Exception", "ExceptionGroup", "False", "FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError", "ImportError", "ImportWarning", "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError", "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError", "NameError", "None", "NotADirectoryError", "NotImplemented", "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning", "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError", "ResourceWarning", "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError", "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError", "True", "TypeError", "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError", "UnicodeWarning", "UserWarning", "ValueError", "Warning", "ZeroDivisionError", "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod", "compile", "complex", "copyright", "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len", "license", "list", "locals", "map", "max", "memoryview", "min", "next", "object", "oct", "open", "ord", "pow", "print", "property", "quit", "range", "repr", "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type", "vars", "zip",
-	"Final", "NoReturn", "TypeAlias", "TypeVar", "cast", "overload", "Callable", "Iterable",
-	"enum", "sys")
-
-// pyMembers are the methods and attributes every generated dataclass defines.
-var pyMembers = set("from_json", "to_json", "extra", "tag", "raw", "__slots__", "__init__",
-	"__dict__", "__class__", "__proto__")
-
-// tsReservedTypes cannot be used as TypeScript type names.
-var tsReservedTypes = set("any", "boolean", "never", "number", "object", "string", "symbol",
-	"undefined", "unknown", "void", "null", "bigint",
-	"break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete",
-	"do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if",
-	"import", "in", "instanceof", "new", "return", "super", "switch", "this", "throw", "true",
-	"try", "typeof", "var", "void", "while", "with", "as", "implements", "interface", "let",
-	"package", "private", "protected", "public", "static", "yield", "type",
-	// defined by the generated package itself (gen/emit/typescript fixedNames;
-	// JsonValue is not here: a schema's JsonValue is printed as it)
-	"TaggedUnions", "WithUnknown", "knownTags", "isKnown", "ObjectTypes",
-	"declaredMembers", "extraMembers", "Methods", "RequestMethod", "NotificationMethod",
-	"KnownMethod", "ParamsOf", "ResultOf", "MethodInfo", "methodTable", "isKnownMethod",
-	"OptionalParamsMethod", "RpcId", "RpcError", "RequestFrame", "NotificationFrame",
-	"ResultFrame", "ErrorFrame", "ResponseFrame", "FrameKind", "frameKind", "parseFrame",
-	"isRequest", "isNotification", "isResponse", "isErrorResponse", "isResultFor",
-	"requestFrame", "notificationFrame")
-
-// goReservedTypes would shadow predeclared identifiers used by generated Go code
-// or clash with its helper types.
-var goReservedTypes = set("Nullable", "RawJSON", "DecodeError", "ResponseError", "MethodInfo", "LookupMethod", "DecodeParams", "DecodeResult", "Int64", "Frame", "RequestInfo",
-	"NotificationInfo", "Method", "Kind", "Direction", "Requests", "Notifications")
-
-// goFieldMembers are the method names every generated struct has; a field of
-// that name would not compile.
-var goFieldMembers = set("MarshalJSON", "UnmarshalJSON", "Extra", "String", "Tag", "Raw")
-
-func set(xs ...string) map[string]bool {
-	m := make(map[string]bool, len(xs))
-	for _, x := range xs {
-		m[x] = true
-	}
-	return m
-}
-
-// escapeIf appends "_" when reserved[s].
-func escapeIf(s string, reserved map[string]bool) string {
-	if reserved[s] {
+// escapeIf appends "_" when s is reserved.
+func escapeIf(s string, r Reserved) string {
+	if r.Has(s) {
 		return s + "_"
 	}
 	return s
+}
+
+// mustReserved returns the reserved names (see reserved.go). They come from
+// files compiled into the binary, so a failure is a build defect, caught by
+// the package's tests, never an input problem.
+func mustReserved() *reservedNames {
+	r := reserved()
+	if r.err != nil {
+		panic("dshgen: reserved names: " + r.err.Error())
+	}
+	return r
 }
 
 // isIdent reports whether s is an ASCII identifier ([A-Za-z_$][A-Za-z0-9_$]*
@@ -226,18 +184,20 @@ func isIdent(s string, allowDollar bool) bool {
 // typeNames computes a named type's identifier per language from its schema
 // name and overrides.
 func typeNames(name string, ov overrides) Names {
+	r := mustReserved()
 	var n Names
-	n[LangGo] = escapeIf(ov.pick(LangGo, goPascal(name), goPascal), goReservedTypes)
-	n[LangPython] = escapeIf(escapeIf(ov.pick(LangPython, pascal(name), pascal), pyReserved), pyTypeReserved)
-	n[LangTS] = escapeIf(ov.pick(LangTS, pascal(name), pascal), tsReservedTypes)
+	n[LangGo] = escapeIf(ov.pick(LangGo, goPascal(name), goPascal), r.goTypes)
+	n[LangPython] = escapeIf(ov.pick(LangPython, pascal(name), pascal), r.pyTypes)
+	n[LangTS] = escapeIf(ov.pick(LangTS, pascal(name), pascal), r.tsTypes)
 	return n
 }
 
 // fieldNames computes a member's identifier per language.
 func fieldNames(wire string, ov overrides) Names {
+	r := mustReserved()
 	var n Names
-	n[LangGo] = escapeIf(escapeIf(ov.pick(LangGo, goPascal(wire), goPascal), goKeywords), goFieldMembers)
-	n[LangPython] = escapeIf(escapeIf(ov.pick(LangPython, snake(wire), snake), pyReserved), pyMembers)
+	n[LangGo] = escapeIf(ov.pick(LangGo, goPascal(wire), goPascal), r.goFields)
+	n[LangPython] = escapeIf(ov.pick(LangPython, snake(wire), snake), r.pyAttrs)
 	// TypeScript keeps the wire name; the emitter quotes it where needed.
 	n[LangTS] = ov.pick(LangTS, wire, func(s string) string { return s })
 	return n

@@ -1,11 +1,13 @@
 """Decode throughput of the generated Python bindings on session.event frames.
 
-    python testdata/python/bench.py [--repeat 7] [--rounds 50]
+    python testdata/python/bench.py [--repeat 7] [--rounds 50] [--baseline DIR]
 
 Needs pydantic v2 (check.sh's venv has it). Frames: every session.event
 notification of ../shared/fixtures/real-captures (server-to-client). Each
 measurement decodes all frames ``--rounds`` times; the median of
-``--repeat`` runs is reported, in frames per second, single thread.
+``--repeat`` runs is reported, in frames per second, single thread
+(``--clock cpu`` counts this process's CPU time instead of the wall clock,
+for a machine other work is loading).
 
 Compared:
 
@@ -18,6 +20,10 @@ Compared:
   ``model_validate`` on the parsed dict, and ``model_validate_json`` on the
   line (parse and validate in Rust).
 * Encoding back: ``to_json()`` vs ``model_dump(by_alias=True, exclude_unset=True)``.
+* With ``--baseline DIR`` (a directory holding another generated ``dshproto``,
+  e.g. ``../main/out/python`` of an older checkout): that package's
+  ``decode_frame`` too, imported side by side as ``dshproto_baseline`` and
+  measured in the same runs, for a before/after ratio of one machine state.
 
 Before timing, every frame is checked to decode and re-encode to the same
 JSON value with both, so the two do the same work.
@@ -28,10 +34,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import importlib
 import pathlib
 import platform
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 import types
 import typing
@@ -157,18 +166,31 @@ def pydantic_frame_model() -> type[pydantic.BaseModel]:
 # -- timing -------------------------------------------------------------------
 
 
+CLOCK: Callable[[], float] = time.perf_counter
+
+
 def rate(fn: Callable[[], object], n: int, rounds: int) -> float:
-    t = time.perf_counter()
+    t = CLOCK()
     for _ in range(rounds):
         fn()
-    return n * rounds / (time.perf_counter() - t)
+    return n * rounds / (CLOCK() - t)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--rounds", type=int, default=50)
+    ap.add_argument("--baseline", type=pathlib.Path, help="directory holding another generated dshproto package")
+    ap.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="cpu: time this process's CPU time (time.process_time), for a machine other work is loading",
+    )
     args = ap.parse_args()
+    global CLOCK
+    if args.clock == "cpu":
+        CLOCK = time.process_time
     lines = load_frames()
     dicts = [json.loads(x) for x in lines]
     n = len(lines)
@@ -186,6 +208,15 @@ def main() -> int:
     ours = [decode_frame(d) for d in dicts]
     theirs = [mv(d) for d in dicts]
 
+    baseline: Callable[[object], object] | None = None
+    if args.baseline is not None:
+        tmp = pathlib.Path(tempfile.mkdtemp(prefix="dshgen-bench-"))
+        shutil.copytree(args.baseline / "dshproto", tmp / "dshproto_baseline", ignore=shutil.ignore_patterns("__pycache__"))
+        sys.path.insert(0, str(tmp))
+        baseline = importlib.import_module("dshproto_baseline").decode_frame
+        for d in dicts:
+            assert baseline(d).to_json() == d  # type: ignore[attr-defined]
+
     cases: dict[str, Callable[[], object]] = {
         "json.loads alone (the floor)": lambda: [loads(x) for x in lines],
         "dshproto decode_frame(dict)": lambda: [decode_frame(d) for d in dicts],
@@ -198,6 +229,9 @@ def main() -> int:
             m.model_dump(by_alias=True, exclude_unset=True) for m in theirs
         ],
     }
+    if baseline is not None:
+        base = baseline
+        cases["baseline decode_frame(dict)"] = lambda: [base(d) for d in dicts]
     # Interleaved: each run measures every case once, so load from other
     # processes hits all of them alike; ratios are taken per run.
     runs: dict[str, list[float]] = {k: [] for k in cases}
@@ -211,7 +245,10 @@ def main() -> int:
     e2e = statistics.median(
         a / b for a, b in zip(runs["json.loads + dshproto decode_frame"], runs["pydantic model_validate_json(line)"])
     )
-    print(f"{n} session.event frames ({sum(map(len, lines))} bytes), median of {args.repeat} runs x {args.rounds} rounds")
+    print(
+        f"{n} session.event frames ({sum(map(len, lines))} bytes), median of {args.repeat} runs x {args.rounds} rounds,"
+        f" {args.clock} clock"
+    )
     print(f"Python {platform.python_version()}, pydantic {pydantic.VERSION}, {platform.machine()}")
     print()
     print("| measurement | frames/s |")
@@ -221,6 +258,25 @@ def main() -> int:
     print()
     print(f"decode speed dshproto / pydantic model_validate (median per run): {ratio:.2f}x (target: >= 0.33x, within 3x)")
     print(f"end to end json.loads+decode_frame / model_validate_json (median per run): {e2e:.2f}x")
+    if baseline is not None:
+        vs = statistics.median(
+            a / b for a, b in zip(runs["dshproto decode_frame(dict)"], runs["baseline decode_frame(dict)"])
+        )
+        print(f"decode speed dshproto / baseline {args.baseline} (median per run): {vs:.2f}x")
+        # The two decoders alternate one pass over the frames at a time, many
+        # times; the fastest pass of each is the one least disturbed by other
+        # work (as timeit takes the minimum).
+        ours_fn, base_fn = cases["dshproto decode_frame(dict)"], cases["baseline decode_frame(dict)"]
+        best = {"ours": float("inf"), "base": float("inf")}
+        for _ in range(args.repeat * args.rounds * 2):
+            for k, fn in (("ours", ours_fn), ("base", base_fn)):
+                t = CLOCK()
+                fn()
+                best[k] = min(best[k], CLOCK() - t)
+        print(
+            f"fastest pass: dshproto {n / best['ours']:,.0f} frames/s, baseline {n / best['base']:,.0f} frames/s,"
+            f" dshproto / baseline {best['base'] / best['ours']:.2f}x"
+        )
     return 0
 
 

@@ -8,9 +8,10 @@
 #      the node test with the same options: 0 errors;
 #   3. runs the node test over the shared fixture corpus (node --test) and
 #      prints its summary;
-#   4. runs the Go tests of gen/emit/typescript that compile the emitter's output
-#      for every golden schema and the shipped one with tsc (they skip when
-#      TypeScript is not installed, as before npm ci on a fresh machine).
+#   4. runs the golden driver's TypeScript checks (gen/emit): the output for
+#      every case of testdata/cases and for the shipped schema compiled with tsc
+#      (they skip when TypeScript is not installed, as before npm ci on a fresh
+#      machine).
 # Exits non-zero when any step fails. Needs node >= 20 and npm on PATH; the
 # fixtures are read from ../shared beside the repository (DSHGEN_SHARED overrides).
 set -euo pipefail
@@ -32,8 +33,8 @@ failed=()
 step "tsc -p out/ts --noEmit"
 "${tsc[@]}" -p "$repo/out/ts/tsconfig.json" --noEmit || failed+=("tsc out/ts")
 
-step "go test ./gen/emit/typescript -run 'TestTSC|TestCase07' (golden schemas and the shipped one, compiled by tsc)"
-(cd "$repo" && DSHGEN_REQUIRE_TSC=1 go test -count=1 -run 'TestTSC|TestCase07' ./gen/emit/typescript) || failed+=("go test ./gen/emit/typescript (tsc)")
+step "go test ./gen/emit -run TestGoldenTS (every case and the shipped schema, compiled by tsc)"
+(cd "$repo" && DSHGEN_REQUIRE_TSC=1 go test -count=1 -run 'TestGoldenTS' ./gen/emit) || failed+=("go test ./gen/emit -run TestGoldenTS (tsc)")
 
 step "tsc -p testdata/ts/tsconfig.compat.json (published protocol types <-> ours, see COMPAT.md)"
 for name in HarnessSdkRequestMap HarnessSdkNotificationMap; do

@@ -8,9 +8,9 @@ package golang
 
 import (
 	"bytes"
-	_ "embed"
 	"fmt"
 	"go/format"
+	"io/fs"
 	"path"
 	"strings"
 	"sync"
@@ -18,10 +18,8 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/templates"
 )
-
-//go:embed runtime.go.tmpl
-var runtimeSrc string
 
 const jsonPkg = "encoding/json"
 
@@ -30,17 +28,26 @@ const jsonPkg = "encoding/json"
 func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 	pkg := o.PackageName()
 	dir := path.Join("go", pkg)
-	header := "// " + m.Header(o) + "\n\n"
-
-	rt := strings.Replace(runtimeSrc, "package {{PKG}}", "package "+pkg, 1)
-	rtSrc, err := format.Source([]byte(header + rt))
+	var header strings.Builder
+	for _, l := range m.HeaderLines(o) {
+		header.WriteString("// " + l + "\n")
+	}
+	header.WriteString("\n")
+	runtimeSrc, err := fs.ReadFile(templates.FS, "go/runtime.go.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("go runtime: %w", err)
+	}
+	rt := strings.Replace(string(runtimeSrc), "package {{PKG}}", "package "+pkg, 1)
+	rtSrc, err := format.Source([]byte(header.String() + rt))
 	if err != nil {
 		return nil, fmt.Errorf("go runtime: %w", err)
 	}
 	e := &emitter{m: m}
 	types := e.file(pkg, m, o)
 	e.codec = e.file(pkg, m, o)
-	e.types(types)
+	if err := e.types(types); err != nil {
+		return nil, err
+	}
 	methods := e.file(pkg, m, o)
 	e.methods(methods)
 	files := []struct {
@@ -89,36 +96,64 @@ type emitter struct {
 
 func (e *emitter) file(pkg string, m *ir.Model, o ir.Options) *jen.File {
 	f := jen.NewFile(pkg)
-	f.HeaderComment(m.Header(o))
+	for _, l := range m.HeaderLines(o) {
+		f.HeaderComment(l)
+	}
 	f.ImportName(jsonPkg, "json")
 	return f
 }
 
-// doc returns comment lines: the given lead sentence, the description, and
-// the source pointer.
-func doc(lead, description, source string) []jen.Code {
+// docWidth is the width doc comment lines are filled to, "// " and the
+// indentation (a tab counted as 4 columns) included.
+const docWidth = 100
+
+// comment is a doc comment being built: paragraphs of text, filled to
+// docWidth - indent columns when printed.
+type comment struct {
+	indent int
+	paras  []string
+}
+
+// para adds a paragraph: fmt.Sprintf of format and args (the text is
+// filled; its own line breaks stay).
+func (c *comment) para(format string, args ...any) *comment {
+	return c.text(fmt.Sprintf(format, args...))
+}
+
+// text adds a paragraph of text as it is (a schema description).
+func (c *comment) text(s string) *comment {
+	if strings.TrimSpace(s) != "" {
+		c.paras = append(c.paras, s)
+	}
+	return c
+}
+
+// source adds the schema pointer the declaration comes from.
+func (c *comment) source(pointer string) *comment {
+	return c.para("Schema: %s.", pointer)
+}
+
+// lines renders the comment as "// " lines for jen.Comment.
+func (c *comment) lines() []jen.Code {
 	var out []jen.Code
-	if lead != "" {
-		out = append(out, jen.Comment(lead))
-	}
-	lines := ir.DocLines(description)
-	if len(lines) > 0 && lead != "" {
-		out = append(out, jen.Comment("//"))
-	}
-	for _, l := range lines {
-		if l == "" {
+	for i, p := range c.paras {
+		if i > 0 {
 			out = append(out, jen.Comment("//"))
-			continue
 		}
-		out = append(out, jen.Comment("// "+l))
-	}
-	if source != "" {
-		out = append(out, jen.Comment("//"), jen.Comment("// Schema: "+source))
+		for _, l := range ir.Wrap(p, docWidth-3-4*c.indent) {
+			if l == "" {
+				out = append(out, jen.Comment("//"))
+			} else {
+				out = append(out, jen.Comment("// "+l))
+			}
+		}
 	}
 	return out
 }
 
-func addDoc(f *jen.File, lines []jen.Code) {
+// addDoc prints a declaration's doc comment.
+func addDoc(f *jen.File, c *comment) {
+	lines := c.lines()
 	if len(lines) == 0 {
 		return
 	}
@@ -254,6 +289,11 @@ func (e *emitter) fieldType(f *ir.Field) *jen.Statement {
 	}
 	nn := f.Type
 	nn.Nullable = false
+	if nn.Kind == ir.RefNamed && nn.Named.Recursive {
+		// Nullable holds its value by value: a type that contains itself
+		// that way would have no size, so it holds a pointer.
+		return jen.Id("Nullable").Types(jen.Op("*").Add(e.baseType(&nn)))
+	}
 	return jen.Id("Nullable").Types(e.baseType(&nn))
 }
 
@@ -268,45 +308,84 @@ func (e *emitter) fieldDecoder(f *ir.Field) *jen.Statement {
 	case reprNilable:
 		return e.baseDecoder(&f.Type)
 	}
+	if nn.Kind == ir.RefNamed && nn.Named.Recursive {
+		return jen.Id("decodeNullable").Call(jen.Id("decodePtr").Call(e.baseDecoder(&nn)))
+	}
 	return jen.Id("decodeNullable").Call(e.baseDecoder(&nn))
 }
 
-func (e *emitter) types(f *jen.File) {
-	for _, t := range e.m.Types {
-		switch {
-		case t.FallbackOf != nil:
-			continue // printed with its union as the unknown variant
-		case t.Kind == ir.KindObject:
+func (e *emitter) types(f *jen.File) error {
+	for _, t := range e.m.Decls {
+		switch t.Kind {
+		case ir.KindObject:
 			e.object(f, t)
-		case t.Kind == ir.KindUnion:
-			e.union(f, t)
-		case t.Kind == ir.KindEnum:
+		case ir.KindUnion:
+			if err := e.union(f, t); err != nil {
+				return err
+			}
+		case ir.KindEnum:
 			e.enum(f, t)
-		case t.Kind == ir.KindAlias:
+		case ir.KindAlias:
 			e.alias(f, t)
+		case ir.KindUnknown:
+			e.unknownVariant(f, t)
+		default:
+			return fmt.Errorf("go: %s: no Go form for a type of kind %v", t.Pointer, t.Kind)
 		}
+	}
+	return nil
+}
+
+// markers prints the is<Union>() methods that make t a variant of its
+// unions.
+func markers(f *jen.File, t *ir.Type) {
+	for _, u := range t.Unions {
+		f.Func().Params(jen.Id(goName(t))).Id("is" + goName(u)).Params().Block()
+		f.Line()
 	}
 }
 
-func typeDoc(t *ir.Type, lead string) []jen.Code {
-	return doc(lead, t.Description, t.Pointer)
+// variantOf says which unions t is a variant of, by tag where it has one.
+func variantOf(t *ir.Type) string {
+	var parts []string
+	for _, u := range t.Unions {
+		s := goName(u)
+		if u.Union.By == ir.ByTag {
+			for _, v := range u.Union.Variants {
+				if v.Type == t {
+					s += fmt.Sprintf(" (%q: %q)", u.Union.Tag, v.TagValue)
+				}
+			}
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "A variant of " + strings.Join(parts, " and ") + "."
 }
 
 func (e *emitter) object(f *jen.File, t *ir.Type) {
 	name := goName(t)
-	addDoc(f, typeDoc(t, fmt.Sprintf("%s is the object %s.", name, t.Name)))
+	c := &comment{}
+	c.text(t.Doc())
+	switch {
+	case t.Closed:
+		c.para("Closed: decoding rejects a member the schema does not declare. %s", variantOf(t))
+	case t.Extra != nil:
+		c.para("Open: members the schema does not declare must be %s; they are kept in Extra. %s", t.Extra.Shape(), variantOf(t))
+	default:
+		c.para("Open: members the schema does not declare are kept in Extra and written back. %s", variantOf(t))
+	}
+	addDoc(f, c.source(t.Pointer))
 	var fields []jen.Code
 	for _, fd := range t.Fields {
 		if fd.Const != nil && fd.Required {
 			continue // written and checked by MarshalJSON/UnmarshalJSON
 		}
-		lead := fmt.Sprintf("%s is member %q (%s).", fd.Names.Of(ir.LangGo), fd.Wire, presence(fd))
-		if reprOf(fd) == reprFlag {
-			lead = fmt.Sprintf("%s reports member %q, whose only value is %s: true writes it, false leaves it out.", fd.Names.Of(ir.LangGo), fd.Wire, *fd.Const)
-		}
-		for _, c := range doc(lead, fd.Description, "") {
-			fields = append(fields, c)
-		}
+		fc := &comment{indent: 1}
+		fc.text(strings.TrimSpace(strings.TrimSpace(fd.Doc()) + " " + presence(fd)))
+		fields = append(fields, fc.lines()...)
 		tag := fd.Wire
 		if !fd.Required {
 			tag += ",omitempty"
@@ -314,38 +393,49 @@ func (e *emitter) object(f *jen.File, t *ir.Type) {
 		fields = append(fields, jen.Id(fd.Names.Of(ir.LangGo)).Add(e.fieldType(fd)).Tag(map[string]string{"json": tag}))
 	}
 	if !t.Closed {
-		fields = append(fields, jen.Comment("Extra holds the members the schema does not declare, kept and re-emitted unchanged."))
+		extra := jen.Qual(jsonPkg, "RawMessage")
 		if t.Extra != nil {
-			fields = append(fields, jen.Id("Extra").Map(jen.String()).Add(e.fullType(t.Extra)).Tag(map[string]string{"json": "-"}))
-		} else {
-			fields = append(fields, jen.Id("Extra").Map(jen.String()).Qual(jsonPkg, "RawMessage").Tag(map[string]string{"json": "-"}))
+			extra = e.fullType(t.Extra)
 		}
+		fields = append(fields,
+			jen.Comment("Extra holds the members the schema does not declare, by wire name."),
+			jen.Id("Extra").Map(jen.String()).Add(extra).Tag(map[string]string{"json": "-"}))
 	}
 	f.Type().Id(name).Struct(fields...)
 	f.Line()
-	for _, u := range t.Unions {
-		f.Func().Params(jen.Id(name)).Id("is" + goName(u)).Params().Block()
-		f.Line()
-	}
+	markers(f, t)
 	e.marshal(e.codec, t)
 	e.unmarshal(e.codec, t)
 }
 
+// presence says how a member's absence and null are written, where the Go
+// type alone does not say it, and lists an inline enum's known values.
 func presence(f *ir.Field) string {
+	var s string
 	switch reprOf(f) {
+	case reprFlag:
+		return fmt.Sprintf("Optional; its only value is %s: true writes it, false leaves it out.", *f.Const)
 	case reprValue:
 		if f.Type.Nullable {
-			return "required, may be null: nil writes null"
+			s = "May be null: nil writes null."
 		}
-		return "required"
-	case reprPtr:
-		return "optional: nil leaves it out"
-	case reprNilable:
-		return "optional: nil leaves it out"
+	case reprPtr, reprNilable:
+		s = "Optional: nil leaves it out."
 	case reprNullable:
-		return "optional, may be null: Present false leaves it out, Null writes null"
+		s = "Optional and nullable: Present false leaves it out, Null writes null."
 	}
-	return "optional"
+	if len(f.Type.Enum) > 0 {
+		s += fmt.Sprintf(" Known values: %s; any other string is kept as it is.", strings.Join(quoteAll(f.Type.Enum), ", "))
+	}
+	return strings.TrimSpace(s)
+}
+
+func quoteAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprintf("%q", x)
+	}
+	return out
 }
 
 func (e *emitter) marshal(f *jen.File, t *ir.Type) {
@@ -380,7 +470,11 @@ func (e *emitter) marshal(f *jen.File, t *ir.Type) {
 		body = append(body, jen.Id("writeExtra").Call(jen.Op("&").Id("w"), jen.Id("v").Dot("Extra")))
 	}
 	body = append(body, jen.Return(jen.Id("w").Dot("finish").Call()))
-	f.Comment(fmt.Sprintf("MarshalJSON writes %s with its members in schema order, then Extra in key order.", name))
+	if t.Closed {
+		f.Comment("MarshalJSON writes the members in schema order.")
+	} else {
+		f.Comment("MarshalJSON writes the members in schema order, then Extra in key order.")
+	}
 	f.Func().Params(jen.Id("v").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 	f.Line()
 }
@@ -396,135 +490,160 @@ func (e *emitter) unmarshal(f *jen.File, t *ir.Type) {
 		wire := jen.Lit(fd.Wire)
 		switch {
 		case fd.Const != nil && fd.Required:
-			body = append(body, jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("r").Dot("constant").Call(wire, jen.Lit(*fd.Const), jen.True()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+			body = append(body, jen.Id("r").Dot("constant").Call(wire, jen.Lit(*fd.Const), jen.True()))
 		case reprOf(fd) == reprFlag:
-			body = append(body, jen.If(jen.List(jen.Id("ok"), jen.Err()).Op(":=").Id("r").Dot("constant").Call(wire, jen.Lit(*fd.Const), jen.False()), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())).Else().Block(jen.Id("out").Dot(fd.Names.Of(ir.LangGo)).Op("=").Id("ok")))
+			body = append(body, jen.Id("out").Dot(fd.Names.Of(ir.LangGo)).Op("=").Id("r").Dot("constant").Call(wire, jen.Lit(*fd.Const), jen.False()))
 		default:
-			body = append(body, jen.If(jen.Err().Op(":=").Id("field").Call(jen.Id("r"), wire, jen.Lit(fd.Required), jen.Op("&").Id("out").Dot(fd.Names.Of(ir.LangGo)), e.fieldDecoder(fd)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+			args := []jen.Code{jen.Id("r"), wire, jen.Lit(fd.Required), jen.Op("&").Id("out").Dot(fd.Names.Of(ir.LangGo)), e.fieldDecoder(fd)}
+			if 4+len("field(r, , false, &out., )")+len(fd.Wire)+2+len(fd.Names.Of(ir.LangGo))+decoderBound(&fd.Type) <= maxLine {
+				body = append(body, jen.Id("field").Call(args...)) // short for sure: no need to measure
+			} else {
+				body = append(body, call(1, "field", args...))
+			}
 		}
 	}
 	switch {
 	case t.Closed:
-		body = append(body, jen.If(jen.Err().Op(":=").Id("r").Dot("closed").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+		body = append(body, jen.Id("r").Dot("closed").Call())
 	case t.Extra != nil:
-		body = append(body,
-			jen.List(jen.Id("extra"), jen.Err()).Op(":=").Id("restAs").Call(jen.Id("r"), e.decoder(t.Extra)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Id("out").Dot("Extra").Op("=").Id("extra"))
+		body = append(body, jen.Id("out").Dot("Extra").Op("=").Id("restAs").Call(jen.Id("r"), e.decoder(t.Extra)))
 	default:
 		body = append(body, jen.Id("out").Dot("Extra").Op("=").Id("r").Dot("rest").Call())
 	}
-	body = append(body, jen.Op("*").Id("v").Op("=").Id("out"), jen.Return(jen.Nil()))
-	f.Comment(fmt.Sprintf("UnmarshalJSON decodes %s; bad input gives a *DecodeError naming the member by its JSON pointer.", name))
+	body = append(body, jen.Return(jen.Id("done").Call(jen.Id("r"), jen.Id("v"), jen.Id("out"))))
+	addDoc(f, (&comment{}).para("UnmarshalJSON decodes the object; bad input gives a *DecodeError naming the member by its JSON pointer."))
 	f.Func().Params(jen.Id("v").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 	f.Line()
 }
 
+// maxLine is the longest line of generated code, in columns (a tab counted
+// as 4).
+const maxLine = 120
+
+// decoderBound is an upper bound of the length of a decoder expression of
+// r (decodeNullable(decodePtr(decodeSlice(decodeAs[T]))) and the like):
+// the longest wrapper chain's names plus the types' names.
+func decoderBound(r *ir.TypeRef) int {
+	const wrappers = len("decodeNullable(decodePtr(decodeAs[json.RawMessage]))")
+	n := wrappers
+	switch r.Kind {
+	case ir.RefNamed:
+		n += 2 * len(goName(r.Named)) // Decode<Name> or decodeAs[<Name>], and an alias's target
+		if r.Named.Kind == ir.KindAlias {
+			n += decoderBound(r.Named.Alias)
+		}
+	case ir.RefArray, ir.RefMap:
+		n += decoderBound(r.Elem)
+	}
+	return n
+}
+
+// call is fn(args...) on one line when it fits at depth (in tabs), else
+// with one argument per line.
+func call(depth int, fn string, args ...jen.Code) *jen.Statement {
+	one := jen.Id(fn).Call(args...)
+	if 4*depth+len(fmt.Sprintf("%#v", one)) <= maxLine {
+		return one
+	}
+	return jen.Id(fn).Custom(jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}, args...)
+}
+
 func (e *emitter) enum(f *jen.File, t *ir.Type) {
 	name := goName(t)
-	addDoc(f, typeDoc(t, fmt.Sprintf("%s is a string enum. Decoding accepts any string (a newer peer may send a value this binding does not know); the validator reports values outside the enum.", name)))
+	c := &comment{}
+	c.text(t.Doc())
+	c.para("A string enum. Decoding keeps any string, not only the values below: a newer peer may send one this " +
+		"binding does not know, and the validator reports a value outside them.")
+	addDoc(f, c.source(t.Pointer))
 	f.Type().Id(name).String()
 	f.Line()
 	var consts []jen.Code
 	for _, v := range t.Enum {
-		consts = append(consts, jen.Comment(fmt.Sprintf("%s is %q.", v.Names.Of(ir.LangGo), v.Value)))
 		consts = append(consts, jen.Id(v.Names.Of(ir.LangGo)).Id(name).Op("=").Lit(v.Value))
 	}
-	f.Comment(fmt.Sprintf("The values of %s.", name))
+	f.Comment("The values the schema lists.")
 	f.Const().Defs(consts...)
 	f.Line()
-	for _, u := range t.Unions {
-		f.Func().Params(jen.Id(name)).Id("is" + goName(u)).Params().Block()
-		f.Line()
-	}
+	markers(f, t)
 }
 
 func (e *emitter) alias(f *jen.File, t *ir.Type) {
 	name := goName(t)
 	a := t.Alias
-	if a.Kind == ir.RefNamed {
-		addDoc(f, typeDoc(t, fmt.Sprintf("%s is another name for %s.", name, goName(a.Named))))
+	c := &comment{}
+	c.text(t.Doc())
+	switch a.Kind {
+	case ir.RefNamed:
+		c.para("Another name for %s.", goName(a.Named))
+		addDoc(f, c.source(t.Pointer))
 		f.Type().Id(name).Op("=").Add(e.fullType(a))
 		f.Line()
 		return
-	}
-	if a.Kind == ir.RefJSON || a.Kind == ir.RefNull {
-		addDoc(f, typeDoc(t, fmt.Sprintf("%s is any JSON value, kept as its exact text (integers of any size, member order and all).", name)))
+	case ir.RefJSON, ir.RefNull:
+		c.para("Any JSON value, kept as its exact text (integers of any size, member order and all).")
+		addDoc(f, c.source(t.Pointer))
 		f.Type().Id(name).Qual(jsonPkg, "RawMessage")
 		f.Line()
-		c := e.codec
-		c.Comment("MarshalJSON writes the value unchanged (null when empty).")
-		c.Func().Params(jen.Id("v").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		k := e.codec
+		k.Comment("MarshalJSON writes the value unchanged (null when empty).")
+		k.Func().Params(jen.Id("v").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 			jen.If(jen.Len(jen.Id("v")).Op("==").Lit(0)).Block(jen.Return(jen.Index().Byte().Call(jen.Lit("null")), jen.Nil())),
 			jen.Return(jen.Id("v"), jen.Nil()))
-		c.Line()
-		c.Comment("UnmarshalJSON keeps a copy of the value's text.")
-		c.Func().Params(jen.Id("v").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		k.Line()
+		k.Comment("UnmarshalJSON keeps a copy of the value's text.")
+		k.Func().Params(jen.Id("v").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 			jen.Op("*").Id("v").Op("=").Id(name).Call(jen.Id("cloneRaw").Call(jen.Id("data"))),
 			jen.Return(jen.Nil()))
-		c.Line()
-	} else {
-		addDoc(f, typeDoc(t, fmt.Sprintf("%s is a named %s.", name, describeRef(a))))
+		k.Line()
+	default:
+		c.para("Wire shape: %s.", a.Shape())
+		addDoc(f, c.source(t.Pointer))
 		f.Type().Id(name).Add(e.fullType(a))
 		f.Line()
 	}
-	for _, u := range t.Unions {
-		f.Func().Params(jen.Id(name)).Id("is" + goName(u)).Params().Block()
-		f.Line()
-	}
+	markers(f, t)
 	e.codec.Func().Id("decode"+name).Params(jen.Id("raw").Qual(jsonPkg, "RawMessage")).Params(jen.Id(name), jen.Error()).Block(
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(e.decoder(a)).Call(jen.Id("raw")),
 		jen.Return(jen.Id(name).Call(jen.Id("v")), jen.Err()))
 	e.codec.Line()
 }
 
-func describeRef(r *ir.TypeRef) string {
-	switch r.Kind {
-	case ir.RefString:
-		return "string"
-	case ir.RefInteger:
-		return "64-bit integer"
-	case ir.RefNumber:
-		return "number"
-	case ir.RefBoolean:
-		return "boolean"
-	case ir.RefArray:
-		return "array"
-	case ir.RefMap:
-		return "object of named members"
-	}
-	return "value"
-}
-
-func (e *emitter) union(f *jen.File, t *ir.Type) {
+func (e *emitter) union(f *jen.File, t *ir.Type) error {
 	name := goName(t)
 	u := t.Union
-	var lead string
-	switch u.By {
-	case ir.ByTag:
-		lead = fmt.Sprintf("%s is a union told apart by member %q; Decode%s picks the variant.", name, u.Tag, name)
-	case ir.ByJSONType:
-		lead = fmt.Sprintf("%s is a union told apart by JSON type; Decode%s picks the variant.", name, name)
-	default:
-		lead = fmt.Sprintf("%s is a union of closed objects told apart by their members; Decode%s picks the one variant that matches.", name, name)
-	}
-	addDoc(f, typeDoc(t, lead))
 	var variants []string
 	for _, v := range u.Variants {
-		variants = append(variants, goName(v.Type))
+		switch u.By {
+		case ir.ByJSONType:
+			variants = append(variants, goName(v.Type)+" ("+v.JSONType+")")
+		case ir.ByShape:
+			variants = append(variants, goName(v.Type)+" (requires "+strings.Join(quoteAll(v.Required), ", ")+")")
+		default:
+			variants = append(variants, goName(v.Type))
+		}
 	}
-	if u.By == ir.ByTag {
-		variants = append(variants, u.Unknown.Of(ir.LangGo))
-	}
-	f.Comment("// Variants: " + strings.Join(variants, ", ") + ".")
-	f.Type().Id(name).Interface(jen.Id("is" + name).Params())
-	f.Line()
-	if u.By == ir.ByTag {
-		e.unknownVariant(f, t)
-	}
-	var body []jen.Code
+	c := &comment{}
+	c.text(t.Doc())
 	switch u.By {
 	case ir.ByTag:
+		c.para("A union told apart by member %q; Decode%s picks the variant: %s, or %s for a tag this binding "+
+			"does not know.", u.Tag, name, strings.Join(variants, ", "), goName(u.Unknown))
+	case ir.ByJSONType:
+		c.para("A union told apart by JSON type; Decode%s picks the variant: %s.", name, strings.Join(variants, ", "))
+	case ir.ByShape:
+		c.para("A union of closed objects told apart by their required members; Decode%s picks the one variant "+
+			"that decodes: %s.", name, strings.Join(variants, ", "))
+	default:
+		return fmt.Errorf("go: %s: no Go decoder for a union %v", t.Pointer, u.By)
+	}
+	addDoc(f, c.source(t.Pointer))
+	f.Type().Id(name).Interface(jen.Id("is" + name).Params())
+	f.Line()
+	var body []jen.Code
+	var how string
+	switch u.By {
+	case ir.ByTag:
+		how = fmt.Sprintf("by its %q tag", u.Tag)
 		body = append(body,
 			jen.List(jen.Id("tag"), jen.Err()).Op(":=").Id("readTag").Call(jen.Id("raw"), jen.Lit(u.Tag)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
@@ -533,8 +652,9 @@ func (e *emitter) union(f *jen.File, t *ir.Type) {
 			cases = append(cases, jen.Case(jen.Lit(v.TagValue)).Block(e.decodeVariant(v.Type)...))
 		}
 		body = append(body, jen.Switch(jen.Id("tag")).Block(cases...),
-			jen.Return(jen.Id(u.Unknown.Of(ir.LangGo)).Values(jen.Dict{jen.Id("Tag"): jen.Id("tag"), jen.Id("Raw"): jen.Id("cloneRaw").Call(jen.Id("raw"))}), jen.Nil()))
+			jen.Return(jen.Id(goName(u.Unknown)).Values(jen.Dict{jen.Id("Tag"): jen.Id("tag"), jen.Id("Raw"): jen.Id("cloneRaw").Call(jen.Id("raw"))}), jen.Nil()))
 	case ir.ByJSONType:
+		how = "by its JSON type"
 		body = append(body, jen.Id("kind").Op(":=").Id("jsonKind").Call(jen.Id("raw")))
 		var cases []jen.Code
 		var kinds []string
@@ -545,6 +665,7 @@ func (e *emitter) union(f *jen.File, t *ir.Type) {
 		body = append(body, jen.Switch(jen.Id("kind")).Block(cases...),
 			jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Msg"): jen.Lit(fmt.Sprintf("expected %s, got ", strings.Join(kinds, " or "))).Op("+").Id("kind")})))
 	case ir.ByShape:
+		how = "by its members"
 		body = append(body,
 			jen.Var().Id("matched").Index().Id(name),
 			jen.Var().Id("reasons").Index().String())
@@ -566,9 +687,10 @@ func (e *emitter) union(f *jen.File, t *ir.Type) {
 		}
 		body = append(body, jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Msg"): jen.Lit("matches no branch of "+t.Name+": ").Op("+").Qual("strings", "Join").Call(jen.Id("reasons"), jen.Lit("; "))})))
 	}
-	e.codec.Comment(fmt.Sprintf("Decode%s decodes one %s value into its variant; bad input gives a *DecodeError.", name, t.Name))
+	addDoc(e.codec, (&comment{}).para("Decode%s decodes a value into its variant, %s; bad input gives a *DecodeError.", name, how))
 	e.codec.Func().Id("Decode"+name).Params(jen.Id("raw").Qual(jsonPkg, "RawMessage")).Params(jen.Id(name), jen.Error()).Block(body...)
 	e.codec.Line()
+	return nil
 }
 
 // decodeVariant returns the statements decoding raw as variant type vt.
@@ -589,35 +711,49 @@ func (e *emitter) decodeVariant(vt *ir.Type) []jen.Code {
 	}
 }
 
+// unknownVariant prints a tagged union's Unknown variant: the tag and the
+// value's raw JSON.
 func (e *emitter) unknownVariant(f *jen.File, t *ir.Type) {
-	u := t.Union
-	un := u.Unknown.Of(ir.LangGo)
-	desc := ""
-	src := t.Pointer
-	if u.UnknownType != nil {
-		desc, src = u.UnknownType.Description, u.UnknownType.Pointer
+	union := t.UnknownOf
+	un := goName(t)
+	tag := union.Union.Tag
+	c := &comment{}
+	c.text(t.Doc())
+	c.para("A %s whose %q is none of the known tags (a newer peer's or a plugin's): Raw keeps the value's "+
+		"exact JSON and MarshalJSON writes it back unchanged. %s", goName(union), tag, unknownPolicy(union))
+	if t.Fallback != nil {
+		c.source(t.Pointer + " (the fallback branch of " + union.Pointer + ")")
+	} else {
+		c.para("Schema: the unknown tags of %s.", union.Pointer)
 	}
-	addDoc(f, doc(fmt.Sprintf("%s is a %s whose %q tag this binding does not know (a newer peer or a plugin). It keeps the value's exact JSON in Raw and re-encodes it unchanged.", un, goName(t), u.Tag), desc, src))
+	addDoc(f, c)
 	f.Type().Id(un).Struct(
-		jen.Comment("Tag is the value's "+u.Tag+" member."),
+		jen.Comment("Tag is the value's "+tag+" member."),
 		jen.Id("Tag").String(),
 		jen.Comment("Raw is the whole value as received."),
 		jen.Id("Raw").Qual(jsonPkg, "RawMessage"),
 	)
 	f.Line()
-	f.Func().Params(jen.Id(un)).Id("is" + goName(t)).Params().Block()
-	f.Line()
-	c := e.codec
-	c.Comment("MarshalJSON writes Raw unchanged.")
-	c.Func().Params(jen.Id("v").Id(un)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+	markers(f, t)
+	k := e.codec
+	k.Comment("MarshalJSON writes Raw unchanged.")
+	k.Func().Params(jen.Id("v").Id(un)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.If(jen.Len(jen.Id("v").Dot("Raw")).Op("==").Lit(0)).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(un+" has no Raw value")))),
 		jen.Return(jen.Id("v").Dot("Raw"), jen.Nil()))
-	c.Line()
-	c.Comment("UnmarshalJSON keeps the value and its tag.")
-	c.Func().Params(jen.Id("v").Op("*").Id(un)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.List(jen.Id("tag"), jen.Err()).Op(":=").Id("readTag").Call(jen.Id("data"), jen.Lit(u.Tag)),
+	k.Line()
+	k.Comment("UnmarshalJSON keeps the value and its tag.")
+	k.Func().Params(jen.Id("v").Op("*").Id(un)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.List(jen.Id("tag"), jen.Err()).Op(":=").Id("readTag").Call(jen.Id("data"), jen.Lit(tag)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Op("*").Id("v").Op("=").Id(un).Values(jen.Dict{jen.Id("Tag"): jen.Id("tag"), jen.Id("Raw"): jen.Id("cloneRaw").Call(jen.Id("data"))}),
 		jen.Return(jen.Nil()))
-	c.Line()
+	k.Line()
+}
+
+// unknownPolicy says what the validator makes of an unknown tag.
+func unknownPolicy(union *ir.Type) string {
+	if union.Union.Open {
+		return "The schema's union is open: the validator reports an unknown tag as a warning."
+	}
+	return "The schema's union is closed: the validator reports an unknown tag as an error."
 }

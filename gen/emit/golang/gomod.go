@@ -2,8 +2,7 @@ package golang
 
 import (
 	"fmt"
-
-	"golang.org/x/mod/module"
+	"strings"
 
 	"github.com/dshgen/dshgen/gen/ir"
 )
@@ -16,11 +15,17 @@ import (
 const GoVersion = "1.22"
 
 // goMod returns go/<package>/go.mod declaring o.GoModule: no require lines,
-// since generated Go imports the standard library only.
+// since generated Go imports the standard library only. The CLI checks the
+// module path against Go's rules (golang.org/x/mod/module) first; here a
+// path that would break the go.mod's syntax is refused.
 func goMod(m *ir.Model, o ir.Options, dir string) (ir.File, error) {
-	if err := module.CheckImportPath(o.GoModule); err != nil {
-		return ir.File{}, fmt.Errorf("--go-module: %w", err)
+	if strings.ContainsFunc(o.GoModule, func(r rune) bool { return r <= ' ' || r == '"' || r == '`' || r == 0x7f }) {
+		return ir.File{}, fmt.Errorf("go module path %q: contains a space, quote or control character", o.GoModule)
 	}
-	data := fmt.Sprintf("// %s\n\nmodule %s\n\ngo %s\n", m.Header(o), o.GoModule, GoVersion)
+	var b strings.Builder
+	for _, l := range m.HeaderLines(o) {
+		b.WriteString("// " + l + "\n")
+	}
+	data := fmt.Sprintf("%s\nmodule %s\n\ngo %s\n", b.String(), o.GoModule, GoVersion)
 	return ir.File{Path: dir + "/go.mod", Data: []byte(data)}, nil
 }

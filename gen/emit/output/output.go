@@ -492,6 +492,19 @@ func (r *root) headerCandidates(scopes []string, generated map[string]bool) []st
 	return out
 }
 
+// IgnoredPath reports whether path p (in an output tree) lies in a
+// directory that holds no generated bindings: one that other tools create
+// (ignoredDir) or dshgen's own state directory (.dshgen, the manifest). A
+// test that walks a generated tree skips these.
+func IgnoredPath(p string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+		if part == stateDir || ignoredDir(part) {
+			return true
+		}
+	}
+	return false
+}
+
 // ignoredDir reports directories that tools other than dshgen create in an
 // output tree (installed packages, caches, build output): dshgen never
 // looks inside them for stale files. tsc copies the generated header into

@@ -2,17 +2,18 @@ package python
 
 import (
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 
 	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/templates"
 )
 
 // methodsView is methods.py: method constants, the catalogue and the
 // JSON-RPC frame helpers.
 type methodsView struct {
 	commonView
-	Doc           string
 	Imports       string
 	Body          string
 	Methods       []*methodView
@@ -44,9 +45,9 @@ type methodView struct {
 
 func (e *emitter) typeRef(t *ir.Type) (ann, ref, dec string) {
 	r := ir.TypeRef{Kind: ir.RefNamed, Named: t}
-	ann = e.ann(&r, "_t.")
+	ann = namedAnn(r.Named, "_t.")
 	ref = "_t." + t.Names.Of(py)
-	if e.isClass(t) {
+	if isClass(t) {
 		dec = ref + ".from_json"
 	} else {
 		dec = "_t.decode_" + t.Names.Of(py)
@@ -54,7 +55,7 @@ func (e *emitter) typeRef(t *ir.Type) (ann, ref, dec string) {
 	return
 }
 
-func (e *emitter) methodsView(tv *typesView) *methodsView {
+func (e *emitter) methodsView() *methodsView {
 	mv := &methodsView{}
 	var reqAnns, noteAnns, resAnns []string
 	for _, me := range e.m.Methods {
@@ -64,29 +65,20 @@ func (e *emitter) methodsView(tv *typesView) *methodsView {
 			Kind:           string(me.Kind),
 			Direction:      string(me.Direction),
 			ParamsOptional: "False",
-			Description:    pyStr(strings.Join(docLines(me.Description), "\n")),
+			Description:    pyStr(strings.Join(ir.DocLines(me.Description), "\n")),
 		}
 		if me.ParamsOptional {
 			v.ParamsOptional = "True"
 		}
-		if me.Params == nil {
-			e.problem("method %q has no params type", me.Name)
-			continue
-		}
 		v.ParamsAnn, v.ParamsRef, v.ParamsDecode = e.typeRef(me.Params)
-		doc := []string{fmt.Sprintf("%s: %s, %s.", pyStr(me.Name), me.Kind, me.Direction)}
-		p := "Params: " + me.Params.Names.Of(py)
+		facts := fmt.Sprintf("%s: %s, %s. Params: %s", pyStr(me.Name), me.Kind, me.Direction, me.Params.Names.Of(py))
 		if me.ParamsOptional {
-			p += " (the member may be absent)"
+			facts += " (the member may be absent)"
 		}
-		doc = append(doc, p+".")
+		facts += "."
 		if me.Kind == ir.Request {
-			if me.Result == nil {
-				e.problem("request %q has no result type", me.Name)
-				continue
-			}
 			v.ResultAnn, v.ResultRef, v.ResultDecode = e.typeRef(me.Result)
-			doc = append(doc, "Result: "+me.Result.Names.Of(py)+".")
+			facts += " Result: " + me.Result.Names.Of(py) + "."
 			resAnns = append(resAnns, v.ResultAnn)
 			reqAnns = append(reqAnns, v.ParamsAnn)
 			mv.Requests = append(mv.Requests, v)
@@ -94,12 +86,7 @@ func (e *emitter) methodsView(tv *typesView) *methodsView {
 			noteAnns = append(noteAnns, v.ParamsAnn)
 			mv.Notifications = append(mv.Notifications, v)
 		}
-		doc = append(doc, "Schema: "+me.Pointer+".")
-		if dl := docLines(me.Description); len(dl) > 0 {
-			doc = append(doc, "")
-			doc = append(doc, dl...)
-		}
-		v.Doc = docstring(doc, "")
+		v.Doc = docstring(docParas("", facts, me.Description, "Schema: "+me.Pointer+"."), "")
 		mv.Methods = append(mv.Methods, v)
 	}
 	join := func(anns []string) string {
@@ -114,7 +101,7 @@ func (e *emitter) methodsView(tv *typesView) *methodsView {
 			}
 		}
 		sort.Strings(parts)
-		parts = append(parts, "_Json")
+		parts = append(parts, "_JsonValue")
 		return strings.Join(parts, " | ")
 	}
 	mv.RequestParamsAnn = join(reqAnns)
@@ -123,67 +110,17 @@ func (e *emitter) methodsView(tv *typesView) *methodsView {
 	for _, m := range mv.Methods {
 		mv.Exports = append(mv.Exports, m.Const)
 	}
-	mv.Exports = append(mv.Exports, methodsNames...)
-	title := e.m.Title
-	if title == "" {
-		title = "the protocol"
-	}
-	mv.Doc = docstring([]string{
-		"Method catalogue of " + title + " and JSON-RPC 2.0 frame helpers.",
-		"",
-		"* One ``Final`` constant per method name; ``METHODS`` maps each name to its",
-		"  ``MethodInfo`` (kind, direction, params and result types, decoders):",
-		"  ``REQUESTS`` and ``NOTIFICATIONS`` are its two halves (the Python",
-		"  counterparts of the TypeScript request and notification maps).",
-		"* ``decode_params`` / ``decode_result`` decode by method name, typed per",
-		"  method through overloads.",
-		"* ``decode_frame`` decodes a whole frame: requests and notifications by",
-		"  their method, responses by the method of the request they answer (given",
-		"  by the caller, or tracked by ``FrameDecoder``). Frames of methods not in",
-		"  the catalogue keep their params/result as raw JSON. ``to_json`` encodes a",
-		"  frame back.",
-		"* Classification follows the JSON-RPC 2.0 transport: ``id`` and ``method``:",
-		"  request; ``method`` alone: notification; ``id`` alone: response (``error``",
-		"  present: error response). A missing ``jsonrpc`` member is tolerated on",
-		"  decode (readers never check it) and left out again on encode.",
-	}, "")
+	mv.Exports = append(mv.Exports, e.m.RequestMap.Of(py), e.m.NotificationMap.Of(py))
+	mv.Exports = append(mv.Exports, methodsTemplateNames()...)
 	return mv
 }
 
-// methodsImports lists the imports methods.py uses, in isort order.
-func methodsImports(body string) string {
-	std := []string{
-		fromImport("collections.abc", "Callable", "Mapping"),
-		fromImport("dataclasses", "dataclass", "field"),
+// methodsTemplateNames are the public names methods.py.tmpl defines itself
+// (its classes, functions and tables; not its imports).
+func methodsTemplateNames() []string {
+	src, err := fs.ReadFile(templates.FS, "python/methods.py.tmpl")
+	if err != nil {
+		panic("dshgen: templates/python/methods.py.tmpl: " + err.Error())
 	}
-	ty := []string{"Final", "Literal"}
-	if uses(body, "cast") {
-		ty = append(ty, "cast")
-	}
-	if uses(body, "overload") {
-		ty = append(ty, "overload")
-	}
-	std = append(std, fromImport("typing", isortSorted(ty)...))
-	std = append(std, "from typing import TypeAlias as _TypeAlias")
-	var local []string
-	if uses(body, "_t") {
-		local = append(local, "from . import types as _t")
-	}
-	var pairs [][2]string
-	for _, p := range [][2]string{{"ABSENT", "_ABSENT"}, {"Absent", "_Absent"}, {"DecodeError", "_DecodeError"}, {"JsonValue", "_Json"}} {
-		if uses(body, p[1]) {
-			pairs = append(pairs, p)
-		}
-	}
-	local = append(local, aliasImports(".codec", pairs)...)
-	var helpers []string
-	for _, n := range runtimeNames {
-		if uses(body, n) {
-			helpers = append(helpers, n)
-		}
-	}
-	if len(helpers) > 0 {
-		local = append(local, fromImport(".codec", isortSorted(helpers)...))
-	}
-	return strings.Join(std, "\n") + "\n\n" + strings.Join(local, "\n")
+	return ir.PyModuleNames(string(src)).Helpers()
 }

@@ -6,8 +6,9 @@
 //
 // The emitter only prints. Every name comes from the IR (ir.Names for
 // LangPython), and optionality, nullability, union strategy, tags and the
-// unknown-variant names are the IR's decisions. The file layout and the
-// static parts live in templates/python/*.tmpl.
+// unknown variants are the IR's decisions. The file layout and the static
+// parts live in templates/python/*.tmpl; the generated code is printed
+// through a small printer (printer.go) that imports what it prints.
 package python
 
 import (
@@ -15,6 +16,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"text/template"
@@ -36,82 +38,58 @@ type emitter struct {
 	m   *ir.Model
 	o   ir.Options
 	pkg string
-
-	problems []string
-	// defined is the set of alias names printed so far (alias values that
-	// mention a later one are quoted).
-	defined map[string]bool
 }
-
-func (e *emitter) problem(format string, args ...any) {
-	e.problems = append(e.problems, fmt.Sprintf(format, args...))
-}
-
-// runtimeNames are the names types.py imports bare from codec.py (every
-// other runtime name is imported under a leading-underscore alias). A type
-// name equal to one of them would shadow it.
-var runtimeNames = []string{
-	"bad_tag", "bool_list", "bool_map", "check_json", "check_object", "decode",
-	"enc_list", "enc_map", "encode_value", "escape_token", "extra_json", "fail_const",
-	"fail_number", "fail_type", "int_list", "int_map", "int_slow", "json_list", "json_map",
-	"known_tag", "missing", "no_branch", "num_list", "num_map", "reject_unknown", "show",
-	"str_list", "str_map", "type_name",
-}
-
-// methodsNames are the public names methods.py defines besides the method
-// constants.
-var methodsNames = []string{
-	"ErrorFrame", "ErrorObject", "Frame", "FrameDecoder", "METHODS", "MethodInfo",
-	"NOTIFICATIONS", "NotificationFrame", "REQUESTS", "RequestFrame", "ResultFrame",
-	"decode_frame", "decode_params", "decode_result",
-}
-
-// codecExports are codec.py's public API re-exported by the package.
-var codecExports = []string{"ABSENT", "Absent", "DecodeError", "JsonValue"}
 
 func (e *emitter) emit() ([]ir.File, error) {
 	if !isIdentifier(e.pkg) {
 		return nil, fmt.Errorf("python: package name %q is not a Python identifier", e.pkg)
 	}
-	tv := e.typesView()
-	mv := e.methodsView(tv)
-	e.checkNames(tv, mv)
-	if len(e.problems) > 0 {
-		return nil, fmt.Errorf("python: %d problem(s):\n  %s", len(e.problems), strings.Join(e.problems, "\n  "))
+	for _, t := range e.m.Decls {
+		if t.Kind == ir.KindUnion && t.Union.By > ir.ByShape {
+			return nil, fmt.Errorf("python: %s: no decoder for a union %v", t.Pointer, t.Union.By)
+		}
 	}
 	common := commonView{
-		Header:      e.m.Header(e.o),
-		Package:     e.pkg,
-		Title:       e.m.Title,
-		SchemaFile:  path.Base(strings.ReplaceAll(e.m.File, "\\", "/")),
-		Version:     pep440(e.o.Version),
-		Description: tomlStr(e.description()),
+		Header:          e.m.HeaderLines(e.o),
+		Package:         e.pkg,
+		Title:           e.m.Title,
+		SchemaFile:      path.Base(strings.ReplaceAll(e.m.File, "\\", "/")),
+		Version:         pep440(e.o.Version),
+		Description:     tomlStr(e.description()),
+		RequestMap:      e.m.RequestMap.Of(py),
+		NotificationMap: e.m.NotificationMap.Of(py),
 	}
+	if common.Title == "" {
+		common.Title = "the protocol"
+	}
+	tv := e.typesModule()
 	tv.commonView = common
+	mv := e.methodsView()
 	mv.commonView = common
-	iv := e.initView(tv, mv)
-	iv.commonView = common
 
 	tmpl, err := template.New("python").Funcs(template.FuncMap{
-		"doc":    func(s string, indent string) string { return docstring(docLines(s), indent) },
+		"doc":    func(s string, indent string) string { return docstring(ir.DocLines(s), indent) },
 		"pystr":  pyStr,
 		"indent": indentLines,
 	}).ParseFS(templates.FS, "python/*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("python: templates: %w", err)
 	}
-	var body bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&body, "types-body", tv); err != nil {
-		return nil, fmt.Errorf("python: types-body: %w", err)
-	}
-	tv.Body = afterImports(body.String())
-	tv.Imports = typesImports(tv.Body)
 	var mbody bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&mbody, "methods-body", mv); err != nil {
 		return nil, fmt.Errorf("python: methods-body: %w", err)
 	}
-	mv.Body = afterImports(mbody.String())
-	mv.Imports = methodsImports(mv.Body)
+	mp := newPrinter()
+	mp.Text(mbody.String())
+	mv.Body = afterImports(mp.String())
+	var local []string
+	if slices.Contains(codeNames(mbody.String()), "_t") {
+		local = append(local, "from . import types as _t")
+	}
+	mv.Imports = mp.imports(local...)
+	tv.Body = afterImports(tv.Body)
+	iv := e.initView(tv, mv)
+	iv.commonView = common
 	dir := "python/" + e.pkg + "/"
 	type job struct {
 		path, tmpl string
@@ -195,92 +173,6 @@ func afterImports(body string) string {
 	return "\n\n" + body
 }
 
-// uses reports whether the identifier name occurs in src as a token.
-func uses(src, name string) bool {
-	ident := func(b byte) bool {
-		return b == '_' || (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z')
-	}
-	for from := 0; ; {
-		i := strings.Index(src[from:], name)
-		if i < 0 {
-			return false
-		}
-		i += from
-		before := i == 0 || !(ident(src[i-1]) || src[i-1] == '.')
-		end := i + len(name)
-		after := end == len(src) || !ident(src[end])
-		if before && after {
-			return true
-		}
-		from = i + 1
-	}
-}
-
-// fromImport renders "from mod import a, b" (names already in isort order).
-func fromImport(mod string, names ...string) string {
-	return importBlock{Module: mod, Names: names}.Line()
-}
-
-// aliasImports renders one "from mod import X as _X" per pair, in isort order
-// of the imported names.
-func aliasImports(mod string, pairs [][2]string) []string {
-	sort.SliceStable(pairs, func(i, j int) bool {
-		s := isortSorted([]string{pairs[i][0], pairs[j][0]})
-		return s[0] == pairs[i][0] && pairs[i][0] != pairs[j][0]
-	})
-	var out []string
-	for _, p := range pairs {
-		out = append(out, "from "+mod+" import "+p[0]+" as "+p[1])
-	}
-	return out
-}
-
-// typesImports lists exactly the imports types.py uses, in the order ruff's
-// isort wants (so the output is clean under ruff check without --fix).
-func typesImports(body string) string {
-	var std []string
-	if uses(body, "_Callable") {
-		std = append(std, "from collections.abc import Callable as _Callable")
-	}
-	if uses(body, "Mapping") {
-		std = append(std, fromImport("collections.abc", "Mapping"))
-	}
-	dc := []string{"dataclass"}
-	if uses(body, "field") {
-		dc = append(dc, "field")
-	}
-	std = append(std, fromImport("dataclasses", dc...))
-	var ty []string
-	for _, n := range []string{"ClassVar", "Literal"} {
-		if uses(body, n) {
-			ty = append(ty, n)
-		}
-	}
-	if len(ty) > 0 {
-		std = append(std, fromImport("typing", ty...))
-	}
-	if uses(body, "_TypeAlias") {
-		std = append(std, "from typing import TypeAlias as _TypeAlias")
-	}
-	var pairs [][2]string
-	for _, p := range [][2]string{{"ABSENT", "_ABSENT"}, {"Absent", "_Absent"}, {"DecodeError", "_DecodeError"}, {"JsonValue", "_Json"}} {
-		if uses(body, p[1]) {
-			pairs = append(pairs, p)
-		}
-	}
-	local := aliasImports(".codec", pairs)
-	var helpers []string
-	for _, n := range runtimeNames {
-		if uses(body, n) {
-			helpers = append(helpers, n)
-		}
-	}
-	if len(helpers) > 0 {
-		local = append(local, fromImport(".codec", isortSorted(helpers)...))
-	}
-	return strings.Join(std, "\n") + "\n\n" + strings.Join(local, "\n")
-}
-
 var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func isIdentifier(s string) bool { return identRe.MatchString(s) }
@@ -315,58 +207,16 @@ func tomlStr(s string) string {
 	return b.String()
 }
 
-// checkNames reports names the generated modules would define twice. The
-// IR reports collisions between schema names; these are collisions with
-// the names the Python runtime and templates define themselves.
-func (e *emitter) checkNames(tv *typesView, mv *methodsView) {
-	rt := map[string]bool{}
-	for _, n := range runtimeNames {
-		rt[n] = true
-	}
-	for _, n := range tv.Exports {
-		if rt[n] {
-			e.problem("type name %s shadows the runtime helper of the same name in %s.types (add \"x-python-name\" to the type)", n, e.pkg)
-		}
-	}
-	// An x-python-name / x-name override is taken as written by the IR; a
-	// name that is not an identifier would not compile.
-	for _, t := range e.m.Types {
-		if n := t.Names.Of(py); !isIdentifier(n) {
-			e.problem("%s: Python type name %q is not an identifier (fix its x-python-name)", t.Pointer, n)
-		}
-		for _, f := range t.Fields {
-			if n := f.Names.Of(py); !isIdentifier(n) {
-				e.problem("%s: Python attribute name %q is not an identifier (fix its x-python-name)", f.Pointer, n)
-			}
-		}
-		if t.Kind == ir.KindUnion && t.Union.By == ir.ByTag {
-			if n := unknownName(t); !isIdentifier(n) {
-				e.problem("%s: Python unknown-variant name %q is not an identifier", t.Pointer, n)
-			}
-		}
-	}
-	own := map[string]bool{}
-	for _, n := range methodsNames {
-		own[n] = true
-	}
-	for _, me := range mv.Methods {
-		if !isIdentifier(me.Const) {
-			e.problem("method %s: its Python constant %q is not an identifier (add \"x-name\" to the method)", me.Wire, me.Const)
-		}
-		if own[me.Const] {
-			e.problem("method %s: its constant %s collides with %s.methods.%s (add \"x-name\" to the method)", me.Wire, me.Const, e.pkg, me.Const)
-		}
-	}
-}
-
 // commonView is what every template sees.
 type commonView struct {
-	Header      string
+	Header      []string
 	Package     string
 	Title       string
 	SchemaFile  string
 	Version     string
 	Description string
+	// RequestMap and NotificationMap name the methods.py maps (the IR's).
+	RequestMap, NotificationMap string
 }
 
 // initView is __init__.py: the re-exports.
@@ -383,19 +233,7 @@ type importBlock struct {
 }
 
 // Line renders the import as ruff/isort would.
-func (b importBlock) Line() string {
-	one := "from " + b.Module + " import " + strings.Join(b.Names, ", ")
-	if len(one) <= 88 {
-		return one
-	}
-	var s strings.Builder
-	s.WriteString("from " + b.Module + " import (\n")
-	for _, n := range b.Names {
-		s.WriteString("    " + n + ",\n")
-	}
-	s.WriteString(")")
-	return s.String()
-}
+func (b importBlock) Line() string { return importLine(b.Module, b.Names) }
 
 func (e *emitter) initView(tv *typesView, mv *methodsView) *initView {
 	taken := map[string]bool{}
@@ -412,7 +250,7 @@ func (e *emitter) initView(tv *typesView, mv *methodsView) *initView {
 			methodNames = append(methodNames, n)
 		}
 	}
-	for _, n := range codecExports {
+	for _, n := range vocabulary().codecAPI {
 		if !taken[n] {
 			taken[n] = true
 			codecNames = append(codecNames, n)
@@ -433,21 +271,15 @@ func (e *emitter) initView(tv *typesView, mv *methodsView) *initView {
 	if title == "" {
 		title = "the protocol"
 	}
-	lines := []string{
-		"Typed Python bindings of " + title + ".",
-		"",
-		"Generated by dshgen from " + path.Base(e.m.File) + " (sha256 " + e.m.SHA256 + ").",
-	}
-	lines = append(lines, "")
-	lines = append(lines, docLines(e.m.Description)...)
-	lines = append(lines, "",
-		"Modules: ``types`` (one class or alias per schema type, each with",
-		"``from_json``/``to_json``), ``methods`` (method constants, the method",
-		"catalogue and JSON-RPC frame helpers) and ``codec`` (JsonValue, ABSENT,",
-		"DecodeError). Everything public is re-exported here; where two modules",
-		"define the same name, types wins over methods, and methods over codec (the",
-		"other stays reachable through its module).")
-	iv.Doc = docstring(lines, "")
+	iv.Doc = docstring(docParas("",
+		"Typed Python bindings of "+title+".",
+		"Generated by dshgen from "+path.Base(e.m.File)+" (schema sha256 "+e.m.SHA256+").",
+		e.m.Description,
+		"Modules: ``types`` (one class or alias per schema type, each with ``from_json``/``to_json``), "+
+			"``methods`` (method constants, the method catalogue and JSON-RPC frame helpers) and ``codec`` "+
+			"(JsonValue, ABSENT, DecodeError). Everything public is re-exported here; where two modules "+
+			"define the same name, types wins over methods, and methods over codec (the other stays "+
+			"reachable through its module)."), "")
 	return iv
 }
 

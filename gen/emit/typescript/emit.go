@@ -5,9 +5,9 @@
 // for unknown union tags and unknown members.
 //
 // The emitter only prints: every name comes from the IR (Type.Names,
-// Field.Wire, Union.Unknown, Method.Names). Its own fixed identifiers
-// (JsonValue, Methods, isRequest, ...) are listed in fixedNames and a schema
-// type that lands on one of them is reported as an error, never renamed.
+// Field.Wire, Union.Unknown, Method.Names, Model.RequestMap and
+// NotificationMap); the IR keeps schema names off the identifiers the
+// templates declare (it reads them from templates/ts).
 package typescript
 
 import (
@@ -26,35 +26,14 @@ import (
 // Dir is the first path element of every file the emitter writes.
 const Dir = "ts"
 
-// fixedNames are the identifiers the generated package defines itself
-// (outside the schema's types). A schema type whose TypeScript name is one of
-// them would break the package's exports, so it is an error.
-var fixedNames = []string{
-	// types.ts (JsonValue may also come from the schema, see jsonValueName)
-	"JsonValue",
-	// runtime.ts
-	"TaggedUnions", "WithUnknown", "knownTags", "isKnown", "ObjectTypes",
-	"declaredMembers", "extraMembers",
-	// methods.ts
-	"Methods", "RequestMethod", "NotificationMethod", "KnownMethod", "ParamsOf",
-	"ResultOf", "MethodInfo", "methodTable", "isKnownMethod", "OptionalParamsMethod",
-	"RpcId", "RpcError", "RequestFrame", "NotificationFrame", "ResultFrame",
-	"ErrorFrame", "ResponseFrame", "FrameKind", "frameKind", "parseFrame",
-	"isRequest", "isNotification", "isResponse", "isErrorResponse", "isResultFor",
-	"requestFrame", "notificationFrame",
-}
-
-// jsonValueName is the built-in recursive JSON value type. A schema $defs
-// entry of that name that is itself "any JSON" (RefJSON) is printed in its
-// place (with its description); any other type of that name is a collision.
+// jsonValueName is the built-in recursive JSON value type. The IR names a
+// schema $defs entry that is itself "any JSON" (and called JsonValue) with
+// it, and it is printed in place of the built-in, with its description.
 const jsonValueName = "JsonValue"
 
-// Top-level schema annotations naming the two method maps. Without them the
-// names are derived from the schema title (see mapNames).
-const (
-	requestMapKey      = "x-ts-request-map"
-	notificationMapKey = "x-ts-notification-map"
-)
+// docWidth is the width JSDoc text is filled to (after " * " and the
+// indentation).
+const docWidth = 96
 
 // Emit returns the TypeScript package for m, every path under "ts/".
 func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
@@ -116,7 +95,7 @@ type emitter struct {
 
 // view is what the templates print.
 type view struct {
-	Header      string
+	Header      []string
 	Package     string
 	Title       string
 	Description []string
@@ -205,7 +184,7 @@ type methodView struct {
 func (e *emitter) build() (*view, error) {
 	m := e.m
 	v := &view{
-		Header:      m.Header(e.o),
+		Header:      m.HeaderLines(e.o),
 		Package:     e.o.PackageName(),
 		Title:       m.Title,
 		Description: ir.DocLines(m.Description),
@@ -215,18 +194,15 @@ func (e *emitter) build() (*view, error) {
 	if !validPackageName(v.Package) {
 		return nil, fmt.Errorf("typescript: package name %q is not a valid npm package name (lower case letters, digits, '-', '.', '_', optionally @scope/)", v.Package)
 	}
-	if err := e.checkNames(); err != nil {
-		return nil, err
-	}
-	for _, t := range m.Types {
-		if t.Names.Of(ir.LangTS) == jsonValueName {
+	for _, t := range m.Decls {
+		if isSchemaJSONValue(t) {
 			v.BuiltinJSON = false
 		}
 		d, err := e.decl(t)
 		if err != nil {
 			return nil, err
 		}
-		v.Decls = append(v.Decls, d...)
+		v.Decls = append(v.Decls, d)
 		switch t.Kind {
 		case ir.KindObject:
 			ov := &objectView{Name: t.Names.Of(ir.LangTS), Key: tsString(t.Names.Of(ir.LangTS))}
@@ -242,7 +218,7 @@ func (e *emitter) build() (*view, error) {
 			if u.By != ir.ByTag {
 				continue
 			}
-			uv := &unionView{Name: t.Names.Of(ir.LangTS), Key: tsString(t.Names.Of(ir.LangTS)), Tag: tsString(u.Tag), TagProp: propAccess(u.Tag), Unknown: u.Unknown.Of(ir.LangTS), open: u.Open}
+			uv := &unionView{Name: t.Names.Of(ir.LangTS), Key: tsString(t.Names.Of(ir.LangTS)), Tag: tsString(u.Tag), TagProp: propAccess(u.Tag), Unknown: u.Unknown.Names.Of(ir.LangTS), open: u.Open}
 			for _, x := range u.Variants {
 				uv.Values = append(uv.Values, tsString(x.TagValue))
 			}
@@ -255,14 +231,10 @@ func (e *emitter) build() (*view, error) {
 			}
 		}
 	}
-	var err error
-	v.RequestMap, v.NotificationMap, err = e.mapNames()
-	if err != nil {
-		return nil, err
-	}
+	v.RequestMap, v.NotificationMap = m.RequestMap.Of(ir.LangTS), m.NotificationMap.Of(ir.LangTS)
 	for _, me := range m.Methods {
 		mv := &methodView{
-			Doc:       docComment(methodDoc(me)),
+			Doc:       docComment(methodDoc(me), 2),
 			Wire:      tsString(me.Name),
 			Ident:     me.Names.Of(ir.LangTS),
 			Kind:      string(me.Kind),
@@ -299,202 +271,114 @@ func methodDoc(me *ir.Method) string {
 	return s
 }
 
-// checkNames reports schema types whose TypeScript name is one of the
-// package's own identifiers, and the unknown-variant names likewise.
-func (e *emitter) checkNames() error {
-	fixed := map[string]bool{}
-	for _, n := range fixedNames {
-		fixed[n] = true
-	}
-	var problems []string
-	for _, t := range e.m.Types {
-		n := t.Names.Of(ir.LangTS)
-		if n == jsonValueName && t.Kind == ir.KindAlias && t.Alias.Kind == ir.RefJSON && !t.Alias.Nullable {
-			continue // the schema's own JsonValue: printed in place of the built-in
-		}
-		if fixed[n] {
-			problems = append(problems, fmt.Sprintf("%s: the TypeScript name %q is defined by the generated package itself (fix: add \"x-ts-name\" to this type)", t.Pointer, n))
-		}
-		if t.Kind == ir.KindUnion && t.Union.By == ir.ByTag && t.Union.UnknownType == nil && fixed[t.Union.Unknown.Of(ir.LangTS)] {
-			problems = append(problems, fmt.Sprintf("%s: the TypeScript name %q of its unknown-tag variant is defined by the generated package itself (fix: add \"x-ts-name\" to this union)", t.Pointer, t.Union.Unknown.Of(ir.LangTS)))
-		}
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("typescript: %d name problem(s):\n  %s", len(problems), strings.Join(problems, "\n  "))
-	}
-	return nil
-}
-
 var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 
-// mapNames returns the names of the request and notification maps: the
-// top-level annotations x-ts-request-map / x-ts-notification-map when the
-// schema (or an overlay) has them (Model.TSRequestMap, TSNotificationMap),
-// else <Base>RequestMap / <Base>NotificationMap where Base is the TypeScript
-// name of the schema title with a trailing "Protocol" word removed ("Acme
-// Widget Protocol" → AcmeWidget), or empty.
-func (e *emitter) mapNames() (string, string, error) {
-	given := map[string]string{requestMapKey: e.m.TSRequestMap, notificationMapKey: e.m.TSNotificationMap}
-	pick := func(key, suffix string) (string, error) {
-		if s := given[key]; s != "" {
-			if !identRE.MatchString(s) {
-				return "", fmt.Errorf("typescript: top-level %q must be a TypeScript identifier, got %q", key, s)
-			}
-			return s, nil
-		}
-		return titleBase(e.m.Title) + suffix, nil
-	}
-	req, err := pick(requestMapKey, "RequestMap")
-	if err != nil {
-		return "", "", err
-	}
-	note, err := pick(notificationMapKey, "NotificationMap")
-	if err != nil {
-		return "", "", err
-	}
-	if req == note {
-		return "", "", fmt.Errorf("typescript: the request map and the notification map are both named %q", req)
-	}
-	taken := map[string]string{}
-	for _, n := range fixedNames {
-		taken[n] = "the generated package"
-	}
-	for _, t := range e.m.Types {
-		taken[t.Names.Of(ir.LangTS)] = t.Pointer
-		if t.Kind == ir.KindUnion && t.Union.By == ir.ByTag {
-			taken[t.Union.Unknown.Of(ir.LangTS)] = t.Pointer
-		}
-	}
-	for _, n := range []struct{ name, key string }{{req, requestMapKey}, {note, notificationMapKey}} {
-		if by, ok := taken[n.name]; ok {
-			return "", "", fmt.Errorf("typescript: the method map name %q is already used by %s (fix: set the top-level %q annotation)", n.name, by, n.key)
-		}
-	}
-	return req, note, nil
-}
-
-// titleBase turns a schema title into the identifier base of the maps.
-func titleBase(title string) string {
-	var b strings.Builder
-	for _, w := range regexp.MustCompile(`[^A-Za-z0-9]+`).Split(title, -1) {
-		if w == "" {
-			continue
-		}
-		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
-	}
-	s := strings.TrimSuffix(b.String(), "Protocol")
-	if s != "" && s[0] >= '0' && s[0] <= '9' {
-		s = "X" + s
-	}
-	return s
+// isSchemaJSONValue reports whether t is the schema's own any-JSON type that
+// the IR named JsonValue (printed in place of the built-in).
+func isSchemaJSONValue(t *ir.Type) bool {
+	return t.Kind == ir.KindAlias && t.Alias.Kind == ir.RefJSON && !t.Alias.Nullable && t.Names.Of(ir.LangTS) == jsonValueName
 }
 
 var npmNameRE = regexp.MustCompile(`^(@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$`)
 
 func validPackageName(s string) bool { return len(s) <= 214 && npmNameRE.MatchString(s) }
 
-// decl prints one named type.
-func (e *emitter) decl(t *ir.Type) ([]*decl, error) {
+// decl prints one declaration.
+func (e *emitter) decl(t *ir.Type) (*decl, error) {
 	name := t.Names.Of(ir.LangTS)
-	doc := t.Description
-	if u := t.FallbackOf; u != nil {
-		doc = joinDoc(doc, unknownDoc(u.Names.Of(ir.LangTS), u.Union.Tag))
-	}
+	doc := t.Doc()
 	d := &decl{Name: name}
 	switch t.Kind {
 	case ir.KindObject:
-		d.Kind = "interface"
-		var types []string
-		optional := false
-		for _, f := range t.Fields {
-			fv := &fieldView{Doc: docComment(f.Description), Name: propName(f.Wire), Optional: !f.Required}
-			if f.Const != nil {
-				fv.Type = constType(*f.Const)
-			} else {
-				fv.Type = e.ref(&f.Type)
-			}
-			optional = optional || fv.Optional
-			types = append(types, fv.Type)
-			d.Fields = append(d.Fields, fv)
-		}
+		e.fields(d, t)
 		switch {
 		case t.Extra != nil:
-			// Typed extras: every declared member must also fit the index
-			// signature, so it is the union of the extra type and theirs.
-			d.Index = unionOf(append([]string{e.ref(t.Extra)}, types...), optional)
 			doc = joinDoc(doc, "Members not declared here are of the index signature's type.")
-		case len(t.Fields) == 0 && t.Closed:
-			d.Index = "never"
-		case len(t.Fields) == 0:
-			d.Index = jsonValueName
-			doc = joinDoc(doc, wrap("Open object with no declared members: every member is an extra one."))
+		case len(t.Fields) == 0 && !t.Closed:
+			doc = joinDoc(doc, "Open object with no declared members: every member is an extra one.")
 		}
+	case ir.KindUnknown:
+		if t.Fallback != nil {
+			e.fields(d, t.Fallback)
+		} else {
+			d.Kind = "interface"
+			d.Fields = []*fieldView{{Name: propName(t.UnknownOf.Union.Tag), Type: "string"}}
+			d.Index = jsonValueName
+		}
+		doc = joinDoc(doc, unknownDoc(t))
 	case ir.KindEnum:
 		d.Kind = "enum"
 		for _, x := range t.Enum {
 			d.Values = append(d.Values, &enumView{Key: x.Names.Of(ir.LangTS), Literal: tsString(x.Value)})
 		}
+		doc = joinDoc(doc, fmt.Sprintf("The values the schema lists. A peer may send another (a newer peer's value "+
+			"is kept as it is): OpenEnum<%s> is the type of any value received.", name))
 	case ir.KindAlias:
 		d.Kind = "alias"
-		if name == jsonValueName && t.Alias.Kind == ir.RefJSON && !t.Alias.Nullable {
+		if isSchemaJSONValue(t) {
 			d.Kind = "json"
 		} else {
 			d.Expr = e.ref(t.Alias)
 		}
 	case ir.KindUnion:
 		d.Kind = "union"
-		for _, x := range t.Union.Variants {
-			d.Members = append(d.Members, x.Type.Names.Of(ir.LangTS))
+		u := t.Union
+		for _, x := range u.Variants {
+			d.Members = append(d.Members, splitUnion(e.ref(&ir.TypeRef{Kind: ir.RefNamed, Named: x.Type}))...)
 		}
-		if t.Union.By == ir.ByTag {
-			doc = joinDoc(doc, wrap(fmt.Sprintf("Discriminated on %q: `switch (value.%s)` narrows to one variant. A value whose tag is none of the known ones has the type %s, which is not a member of this union (see WithUnknown and isKnown).",
-				t.Union.Tag, t.Union.Tag, t.Union.Unknown.Of(ir.LangTS))))
+		switch u.By {
+		case ir.ByTag:
+			doc = joinDoc(doc, fmt.Sprintf("Discriminated on %q: `switch (value%s)` narrows to one variant. A value whose tag is "+
+				"none of the known ones has the type %s, which is not a member of this union (see WithUnknown and isKnown).",
+				u.Tag, propAccess(u.Tag), u.Unknown.Names.Of(ir.LangTS)))
+		case ir.ByJSONType:
+			doc = joinDoc(doc, "Told apart by JSON type (typeof / Array.isArray).")
+		case ir.ByShape:
+			doc = joinDoc(doc, "Closed objects told apart by their required members.")
+		default:
+			return nil, fmt.Errorf("typescript: %s: no TypeScript form for a union %v", t.Pointer, u.By)
 		}
 	default:
 		return nil, fmt.Errorf("typescript: %s: unsupported type kind %v", t.Pointer, t.Kind)
 	}
-	d.Doc = docComment(doc)
-	out := []*decl{d}
-	if t.Kind == ir.KindUnion && t.Union.By == ir.ByTag && t.Union.UnknownType == nil {
-		u := t.Union
-		out = append(out, &decl{
-			Kind:   "interface",
-			Name:   u.Unknown.Of(ir.LangTS),
-			Doc:    docComment(unknownDoc(name, u.Tag)),
-			Fields: []*fieldView{{Name: propName(u.Tag), Type: "string"}},
-			Index:  jsonValueName,
-		})
+	d.Doc = docComment(joinDoc(doc, "Schema: "+t.Pointer+"."), 0)
+	return d, nil
+}
+
+// fields fills an interface declaration from an object type's members.
+func (e *emitter) fields(d *decl, t *ir.Type) {
+	d.Kind = "interface"
+	var types []string
+	optional := false
+	for _, f := range t.Fields {
+		fv := &fieldView{Doc: docComment(f.Doc(), 2), Name: propName(f.Wire), Optional: !f.Required}
+		if f.Const != nil {
+			fv.Type = constType(*f.Const)
+		} else {
+			fv.Type = e.ref(&f.Type)
+		}
+		optional = optional || fv.Optional
+		types = append(types, fv.Type)
+		d.Fields = append(d.Fields, fv)
 	}
-	return out, nil
+	switch {
+	case t.Extra != nil:
+		// Typed extras: every declared member must also fit the index
+		// signature, so it is the union of the extra type and theirs.
+		d.Index = unionOf(append([]string{e.ref(t.Extra)}, types...), optional)
+	case len(t.Fields) == 0 && t.Closed:
+		d.Index = "never"
+	case len(t.Fields) == 0:
+		d.Index = jsonValueName
+	}
 }
 
 // unknownDoc documents an unknown-tag variant.
-func unknownDoc(union, tag string) string {
-	return wrap(fmt.Sprintf("The unknown-tag variant of %s: a value whose %q is none of the known tags, kept as it is. It is not a member of %s, so an exhaustive switch over %s compiles; widen with WithUnknown<%s> and tell the two apart with isKnown(%s, value).",
-		union, tag, union, union, tsString(union), tsString(union)))
-}
-
-// wrap breaks the emitter's own doc sentences at 76 columns (schema
-// descriptions are printed with their own line breaks).
-func wrap(s string) string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		if line != "" && len(line)+1+len(w) > 76 {
-			lines = append(lines, line)
-			line = w
-			continue
-		}
-		if line == "" {
-			line = w
-		} else {
-			line += " " + w
-		}
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return strings.Join(lines, "\n")
+func unknownDoc(t *ir.Type) string {
+	union := t.UnknownOf.Names.Of(ir.LangTS)
+	return fmt.Sprintf("The unknown-tag variant of %s: a value whose %q is none of the known tags, kept as it is. It is "+
+		"not a member of %s, so an exhaustive switch over %s compiles; widen with WithUnknown<%s> and tell the two "+
+		"apart with isKnown(%s, value).", union, t.UnknownOf.Union.Tag, union, union, tsString(union), tsString(union))
 }
 
 func joinDoc(a, b string) string {
@@ -638,16 +522,21 @@ func propAccess(wire string) string {
 }
 
 // docComment turns a description into TSDoc comment body lines (without
-// indentation): nil when there is no text. "*/" never survives: it is
-// written "*\/".
-func docComment(s string) []string {
-	lines := ir.DocLines(s)
+// indentation), filled to docWidth less indent columns: nil when there is no
+// text. "*/" never survives: it is written "*\/".
+func docComment(s string, indent int) []string {
+	lines := ir.Wrap(s, docWidth-indent)
 	if len(lines) == 0 {
 		return nil
 	}
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(l, "*/", `*\/`)
+	}
+	if len(lines) == 1 && indent+len("/** ")+len(lines[0])+len(" */") <= docWidth+3 {
+		return []string{"/** " + lines[0] + " */"}
+	}
 	out := []string{"/**"}
 	for _, l := range lines {
-		l = strings.ReplaceAll(l, "*/", `*\/`)
 		if l == "" {
 			out = append(out, " *")
 		} else {
@@ -669,7 +558,7 @@ var funcs = template.FuncMap{
 		}
 		return b.String()
 	},
-	"docText": func(s string) []string { return docComment(s) },
+	"docText": func(s string) []string { return docComment(s, 0) },
 	"json": func(v any) (string, error) {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
@@ -681,5 +570,14 @@ var funcs = template.FuncMap{
 	},
 	"tsString": tsString,
 	"join":     strings.Join,
-	"last":     func(i, n int) bool { return i == n-1 },
+	// list prints a TypeScript array literal of items on one line when it
+	// fits in 100 columns after indent, else one item per line.
+	"list": func(indent string, items []string) string {
+		one := "[" + strings.Join(items, ", ") + "]"
+		if len(indent)+len("values: ")+len(one)+1 <= docWidth+4 {
+			return one
+		}
+		return "[\n" + indent + "  " + strings.Join(items, ",\n"+indent+"  ") + ",\n" + indent + "]"
+	},
+	"last": func(i, n int) bool { return i == n-1 },
 }

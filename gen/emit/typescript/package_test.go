@@ -74,7 +74,7 @@ func TestPackageBuildsWithNPM(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	files := emitFile(t, filepath.Join(repoRoot(t), "schema", "dsh-sdk-protocol.schema.json"), ir.Options{Version: cliVersion})
+	files := emitFile(t, filepath.Join(repoRoot(t), "schema", "dsh-sdk-protocol.schema.json"), ir.Options{Version: "0.1.0"})
 	if _, err := output.Write([]output.Target{{Dir: dir, Files: files}}); err != nil {
 		t.Fatal(err)
 	}

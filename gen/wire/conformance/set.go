@@ -242,8 +242,8 @@ func unionsReached(t *ir.Type) []*ir.Type {
 			for _, v := range t.Union.Variants {
 				visit(v.Type)
 			}
-			if t.Union.UnknownType != nil {
-				visit(t.Union.UnknownType)
+			if t.Union.Unknown != nil && t.Union.Unknown.Fallback != nil {
+				visit(t.Union.Unknown.Fallback)
 			}
 		}
 	}

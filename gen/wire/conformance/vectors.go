@@ -405,8 +405,8 @@ func (g *generator) named(t *ir.Type, at string, md mode) any {
 func (g *generator) unknownVariant(t *ir.Type, at string, md mode) any {
 	u := t.Union
 	var o *Obj
-	if u.UnknownType != nil {
-		o = g.object(u.UnknownType, at, md)
+	if u.Unknown != nil && u.Unknown.Fallback != nil {
+		o = g.object(u.Unknown.Fallback, at, md)
 	} else {
 		o = NewObj()
 		o.Set(extraMember, "kept")

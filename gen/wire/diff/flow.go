@@ -74,7 +74,9 @@ func flows(m *ir.Model) map[*ir.Type]dirSet {
 			for _, v := range t.Union.Variants {
 				visit(v.Type, d)
 			}
-			visit(t.Union.UnknownType, d)
+			if t.Union.Unknown != nil {
+				visit(t.Union.Unknown.Fallback, d)
+			}
 		case ir.KindAlias:
 			visitRef(t.Alias, d)
 		}
@@ -126,8 +128,8 @@ func refsOf(t *ir.Type, visit func(label string, u *ir.Type)) {
 				visit("|"+v.TagValue, v.Type)
 			}
 		}
-		if t.Union.UnknownType != nil {
-			visit("|*", t.Union.UnknownType)
+		if t.Union.Unknown != nil && t.Union.Unknown.Fallback != nil {
+			visit("|*", t.Union.Unknown.Fallback)
 		}
 	case ir.KindAlias:
 		ref("=", t.Alias)

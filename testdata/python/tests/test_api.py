@@ -89,7 +89,7 @@ def test_decode_error_api() -> None:
 
 def test_wire_names() -> None:
     assert dshproto.SessionEventNotification.WIRE_NAMES == {"session_id": "sessionId", "event": "event"}
-    assert dshproto.ImageAttachmentRef.WIRE_NAMES["bytes_"] == "bytes"
+    assert dshproto.ImageAttachmentRef.WIRE_NAMES["bytes"] == "bytes"
 
 
 def test_package_metadata() -> None:

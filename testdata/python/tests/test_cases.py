@@ -1,6 +1,6 @@
-"""The cases from public bug reports (testdata/python/cases, copied from
+"""The cases from public bug reports (testdata/cases, copied from
 ../shared/cases), decoded with the bindings generated from each case schema
-(package caseNN).
+(package caseNN, the golden files under testdata/golden).
 
 Where an expectation of a CASE.md is met differently, the test says how.
 """
@@ -123,6 +123,9 @@ def test_06_reserved_words() -> None:
     assert "class_" not in str(e)
     assert c.Envelope.WIRE_NAMES["class_"] == "class"
     assert c.decode_Keyword("None") == "None"
+    # The openness rule: a value outside the enum is kept (a newer peer's), not an error.
+    assert c.decode_Keyword("brand-new") == "brand-new"
+    assert c.encode_Keyword("brand-new") == "brand-new"
 
 
 # -- 07: descriptions -------------------------------------------------------
@@ -134,14 +137,15 @@ def test_07_docstrings_survive() -> None:
     desc = schema["$defs"]["GlobRule"]["description"]
 
     def norm(s: str) -> str:
-        return inspect.cleandoc(s.replace("\r\n", "\n").replace("\r", "\n").replace("\u2028", "\n"))
+        # Docstrings are filled to 88 columns: compare the words, not the breaks.
+        return " ".join(s.split())
 
     # The docstring is the description, then the schema pointer and the wire
     # shape (our choice: docstrings give the source and the shape), so the
-    # description is its first paragraph(s), unchanged.
+    # description is its first paragraph(s), every word kept.
     doc = inspect.getdoc(c.GlobRule)
-    assert doc is not None and doc.startswith(norm(desc))
-    # Attribute docstrings: "Wire member ..." then the property description.
+    assert doc is not None and norm(doc).startswith(norm(desc))
+    # Attribute docstrings: the property description, then its presence.
     tree = ast.parse(inspect.getsource(c.types))
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "GlobRule")
     docs: dict[str, str] = {}
@@ -151,7 +155,7 @@ def test_07_docstrings_survive() -> None:
             docs[a.target.id] = inspect.cleandoc(b.value.value)
     for prop, attr in (("pattern", "pattern"), ("quote", "quote"), ("lineEnds", "line_ends")):
         text = norm(schema["$defs"]["GlobRule"]["properties"][prop]["description"])
-        assert docs[attr].endswith(text), (prop, docs[attr], text)
+        assert norm(docs[attr]).startswith(text), (prop, docs[attr], text)
     assert c.GlobRule.from_json(lines("07")[0]).to_json() == lines("07")[0]
 
 
@@ -258,6 +262,10 @@ def test_18_one_precise_error() -> None:
 
 def test_cases_listed() -> None:
     names = sorted(p.name for p in CASES.iterdir() if p.is_dir())
-    assert [n.split("-")[0] for n in names] == ["01", "02", "04", "06", "07", "09", "11", "13", "18"]
+    nums = [n.split("-")[0] for n in names]
+    assert nums == ["01", "02", "04", "05", "06", "07", "09", "11", "13", "14", "15", "18", "ts"]
     assert all((CASES / n / "CASE.md").exists() for n in names)
-    assert pathlib.Path(CASES).is_dir()
+    # every case whose schema loads has its bindings (05 is a name collision the loader reports)
+    for n in nums:
+        if n != "05":
+            assert importlib.import_module("case" + n).__name__ == "case" + n

@@ -1,0 +1,35 @@
+package emit_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/dshgen/dshgen/gen/emit"
+	"github.com/dshgen/dshgen/gen/ir"
+)
+
+// BenchmarkEmit times each emitter on the shipped schema (the model loaded
+// once); BenchmarkLoad the loader. go test -bench . ./gen/emit
+func BenchmarkEmit(b *testing.B) {
+	m, err := ir.Load(filepath.Join(root, "schema", "dsh-sdk-protocol.schema.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range emit.All {
+		b.Run(e.Lang, func(b *testing.B) {
+			for range b.N {
+				if _, err := e.Emit(m, ir.Options{Version: "bench"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkLoad(b *testing.B) {
+	for range b.N {
+		if _, err := ir.Load(filepath.Join(root, "schema", "dsh-sdk-protocol.schema.json")); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

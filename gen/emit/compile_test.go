@@ -1,0 +1,325 @@
+package emit_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dshgen/dshgen/gen/emit/output"
+	"github.com/dshgen/dshgen/gen/emit/typescript"
+	"github.com/dshgen/dshgen/gen/ir"
+)
+
+// The golden output compiled and exercised: every case's Go package is
+// gofmt-clean, vets and passes the case's expectations
+// (testdata/golden/<case>/check.go.txt); every Python package imports with
+// warnings as errors and byte-compiles (and passes mypy --strict where the
+// Python checks' tools are installed); every TypeScript package compiles
+// with tsc, loose and with the generated strict options, together with the
+// case's testdata/golden/<case>/check.ts.
+
+// casesWith returns the cases whose output has files under dir (go,
+// python, ts).
+func casesWith(t *testing.T, dir string) []goldenCase {
+	t.Helper()
+	all := generateCases(t)
+	var out []goldenCase
+	for _, c := range goldenCases(t) {
+		for _, f := range all[c.Name()].files {
+			if strings.HasPrefix(f.Path, dir+"/") {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no case generates %s/", dir)
+	}
+	return out
+}
+
+// writeCase writes one case's files under prefix into dir.
+func writeCase(t *testing.T, dir string, c goldenCase, prefix string) {
+	t.Helper()
+	writeUnder(t, dir, generateCases(t)[c.Name()].files, prefix)
+}
+
+// writeUnder writes the files under prefix (go, python, ts) into dir.
+func writeUnder(t *testing.T, dir string, files []ir.File, prefix string) {
+	t.Helper()
+	var some []ir.File
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, prefix+"/") {
+			some = append(some, f)
+		}
+	}
+	if _, err := output.Write([]output.Target{{Dir: dir, Files: some, NoManifest: true}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeRevisions writes the schema revisions' files under prefix into
+// dir/revision<N>.
+func writeRevisions(t *testing.T, dir, prefix string) {
+	t.Helper()
+	i := 0
+	for _, files := range revisions(t) {
+		i++
+		writeUnder(t, filepath.Join(dir, fmt.Sprintf("revision%d", i)), files, prefix)
+	}
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// run runs a command in dir and fails the test on a non-zero exit.
+func run(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out.String())
+	}
+	return out.String()
+}
+
+// TestGoldenGo builds one module holding every case's Go package (c<NN>/go/
+// dshproto) with its expectations beside it, and runs gofmt -l, go vet and
+// go test over it.
+func TestGoldenGo(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Fatal("the go tool is needed to compile generated code")
+	}
+	mod := t.TempDir()
+	writeFile(t, filepath.Join(mod, "go.mod"), []byte("module example.com/casecheck\n\ngo 1.26\n"))
+	jv, err := os.ReadFile(filepath.Join(root, "gen", "wire", "jsonvalue", "jsonvalue.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(mod, "jsonvalue", "jsonvalue.go"), jv)
+	common, err := os.ReadFile(filepath.Join(root, "testdata", "golden", "common.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := 0
+	for _, c := range casesWith(t, "go") {
+		pkg := "c" + strings.NewReplacer("-", "_").Replace(c.Case)
+		dir := filepath.Join(mod, pkg)
+		writeCase(t, dir, c, "go")
+		caseDir, err := filepath.Abs(filepath.Join(root, "testdata", "cases", c.Case))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "doc.go"), []byte("// Package check runs one case's expectations.\npackage check\n"))
+		writeFile(t, filepath.Join(dir, "common_test.go"), common)
+		writeFile(t, filepath.Join(dir, "case_test.go"), []byte(fmt.Sprintf("package check\n\nvar caseDir = %q\n", caseDir)))
+		if check, err := os.ReadFile(filepath.Join(root, "testdata", "golden", c.Case, "check.go.txt")); err == nil {
+			check = bytes.ReplaceAll(check, []byte(`"example.com/casecheck/go/dshproto"`), []byte(`"example.com/casecheck/`+pkg+`/go/dshproto"`))
+			writeFile(t, filepath.Join(dir, "check_test.go"), check)
+			checks++
+		}
+	}
+	writeRevisions(t, mod, "go")
+	if checks < 8 {
+		t.Fatalf("only %d cases have Go expectations (testdata/golden/<case>/check.go.txt)", checks)
+	}
+	if out := run(t, mod, nil, "gofmt", "-l", "."); out != "" {
+		t.Fatalf("generated Go is not gofmt-clean:\n%s", out)
+	}
+	run(t, mod, nil, "go", "vet", "./...")
+	run(t, mod, nil, "go", "test", "-count=1", "./...")
+
+	// Case 07: no description became a directive, and go doc shows them.
+	for _, f := range generateCases(t)["07-description-escaping/schema"].files {
+		for i, line := range strings.Split(string(f.Data), "\n") {
+			if strings.HasPrefix(line, "//go:") || strings.HasPrefix(line, "//line ") {
+				t.Errorf("%s:%d: a description became a directive: %q", f.Path, i+1, line)
+			}
+		}
+	}
+	out := run(t, mod, nil, "go", "doc", "-all", "./c07_description_escaping/go/dshproto", "GlobRule")
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "A comment closer */ appears here") {
+		t.Errorf("go doc GlobRule lacks the description text:\n%s", out)
+	}
+}
+
+// pythonExe is the interpreter the Python checks use: DSHGEN_PYTHON (the
+// Python checks' venv, required to work when set), else python3 on PATH.
+func pythonExe(t *testing.T) string {
+	t.Helper()
+	py := os.Getenv("DSHGEN_PYTHON")
+	if py == "" {
+		py = "python3"
+	}
+	if _, err := exec.LookPath(py); err != nil {
+		if os.Getenv("DSHGEN_PYTHON") != "" {
+			t.Fatalf("DSHGEN_PYTHON=%s: %v", py, err)
+		}
+		t.Skipf("%s not found", py)
+	}
+	return py
+}
+
+// TestGoldenPython imports every case's package with warnings as errors
+// (an invalid escape in a docstring is a warning) and byte-compiles it;
+// with the Python checks' venv (DSHGEN_PYTHON) it also runs mypy --strict
+// over all of them.
+func TestGoldenPython(t *testing.T) {
+	py := pythonExe(t)
+	dir := t.TempDir()
+	var pkgs []string
+	for _, c := range casesWith(t, "python") {
+		writeCase(t, dir, c, "python")
+		pkg := c.options("python").Package
+		pkgs = append(pkgs, filepath.Join("python", pkg))
+		cmd := exec.Command(py, "-W", "error", "-c", "import "+pkg+"; import "+pkg+".types, "+pkg+".methods")
+		cmd.Dir = filepath.Join(dir, "python")
+		cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: import failed: %v\n%s", c.Name(), err, b)
+		}
+		cmd = exec.Command(py, "-W", "error", "-m", "compileall", "-q", pkg)
+		cmd.Dir = filepath.Join(dir, "python")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: compileall failed: %v\n%s", c.Name(), err, b)
+		}
+	}
+	if os.Getenv("DSHGEN_PYTHON") == "" {
+		return
+	}
+	args := append([]string{"-m", "mypy", "--strict", "--no-incremental", "--cache-dir=" + filepath.Join(dir, ".mypy_cache")}, pkgs...)
+	run(t, dir, []string{"MYPYPATH=" + filepath.Join(dir, "python")}, py, args...)
+}
+
+// tscPath returns the pinned TypeScript compiler (testdata/ts, npm ci), or
+// skips the test when it is not installed (DSHGEN_REQUIRE_TSC makes it
+// required).
+func tscPath(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join(root, "testdata", "ts", "node_modules", "typescript", "bin", "tsc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("DSHGEN_REQUIRE_TSC") != "" {
+			t.Fatalf("TypeScript is not installed (%v): run npm ci in testdata/ts", err)
+		}
+		t.Skipf("TypeScript is not installed (run npm ci in testdata/ts, or testdata/ts/check.sh): %v", err)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not on PATH")
+	}
+	return p
+}
+
+func runTSC(t *testing.T, tsc string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("node", append([]string{tsc}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("tsc %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// TestGoldenTS compiles every case's package and the shipped schema's in
+// one tsc process each time: once without exactOptionalPropertyTypes and
+// noUncheckedIndexedAccess (consumers may not set them), then with the
+// generated tsconfig.json's strict options plus each case's
+// testdata/golden/<case>/check.ts (whose @ts-expect-error lines only hold
+// under the strict options).
+func TestGoldenTS(t *testing.T) {
+	tsc := tscPath(t)
+	dir := t.TempDir()
+	for _, c := range casesWith(t, "ts") {
+		out := filepath.Join(dir, c.Case)
+		writeCase(t, out, c, "ts")
+		if check, err := os.ReadFile(filepath.Join(root, "testdata", "golden", c.Case, "check.ts")); err == nil {
+			writeFile(t, filepath.Join(out, "ts", "src", "zz-check.ts"), check)
+		}
+	}
+	m, err := ir.Load(filepath.Join(root, "schema", "dsh-sdk-protocol.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := typescript.Emit(m, ir.Options{Version: goldenVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := output.Write([]output.Target{{Dir: filepath.Join(dir, "shipped"), Files: files, NoManifest: true}}); err != nil {
+		t.Fatal(err)
+	}
+	writeRevisions(t, dir, "ts")
+	// The generated compiler options, read from one generated tsconfig.json
+	// (JSONC: its first lines are the header comment).
+	raw, err := os.ReadFile(filepath.Join(dir, "shipped", "ts", "tsconfig.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		CompilerOptions map[string]any `json:"compilerOptions"`
+	}
+	if err := json.Unmarshal(raw[bytes.IndexByte(raw, '{'):], &cfg); err != nil {
+		t.Fatalf("generated tsconfig.json: %v", err)
+	}
+	if cfg.CompilerOptions["strict"] != true || cfg.CompilerOptions["exactOptionalPropertyTypes"] != true || cfg.CompilerOptions["noUncheckedIndexedAccess"] != true {
+		t.Errorf("generated tsconfig.json lacks a strict option: %v", cfg.CompilerOptions)
+	}
+	delete(cfg.CompilerOptions, "rootDir")
+	delete(cfg.CompilerOptions, "outDir")
+	cfg.CompilerOptions["noEmit"] = true
+	write := func(name string, opts map[string]any, exclude []string) string {
+		b, _ := json.MarshalIndent(map[string]any{"compilerOptions": opts, "include": []string{"*/ts/src"}, "exclude": exclude}, "", "  ")
+		p := filepath.Join(dir, name)
+		writeFile(t, p, b)
+		return p
+	}
+	loose := map[string]any{}
+	for k, v := range cfg.CompilerOptions {
+		loose[k] = v
+	}
+	loose["exactOptionalPropertyTypes"] = false
+	loose["noUncheckedIndexedAccess"] = false
+	runTSC(t, tsc, "-p", write("tsconfig.loose.json", loose, []string{"*/ts/src/zz-check.ts"}))
+	runTSC(t, tsc, "-p", write("tsconfig.strict.json", cfg.CompilerOptions, nil))
+}
+
+// TestGoldenTSNoInjectedCode compiles the description-escaping case with
+// comments removed: no word of the descriptions may be left in the code.
+func TestGoldenTSNoInjectedCode(t *testing.T) {
+	tsc := tscPath(t)
+	out := t.TempDir()
+	writeCase(t, out, goldenCase{Case: "07-description-escaping", Schema: "schema.json"}, "ts")
+	dist := filepath.Join(out, "js")
+	runTSC(t, tsc, "-p", filepath.Join(out, "ts"), "--removeComments", "--declaration", "false", "--outDir", dist)
+	entries, err := os.ReadDir(dist)
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no JavaScript output: %v", err)
+	}
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dist, e.Name()))
+		for _, bad := range []string{"injected", "SystemExit"} {
+			if bytes.Contains(b, []byte(bad)) {
+				t.Errorf("%s: %q from a description is code: %s", e.Name(), bad, b)
+			}
+		}
+	}
+	for _, f := range generateCases(t)["07-description-escaping/schema"].files {
+		if f.Path == "ts/src/types.ts" && !bytes.Contains(f.Data, []byte(`A comment closer *\/ appears here`)) {
+			t.Errorf("types.ts does not keep the description with */ escaped:\n%s", f.Data)
+		}
+	}
+}
