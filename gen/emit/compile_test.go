@@ -182,19 +182,23 @@ func pythonExe(t *testing.T) string {
 func TestGoldenPython(t *testing.T) {
 	py := pythonExe(t)
 	dir := t.TempDir()
-	var pkgs []string
+	// Each case gets a directory of its own: a write replaces the whole
+	// python/ tree it targets, as generate does.
+	var pkgs, paths []string
 	for _, c := range casesWith(t, "python") {
-		writeCase(t, dir, c, "python")
+		caseDir := filepath.Join(dir, c.Case)
+		writeCase(t, caseDir, c, "python")
 		pkg := c.options("python").Package
-		pkgs = append(pkgs, filepath.Join("python", pkg))
+		pkgs = append(pkgs, filepath.Join(c.Case, "python", pkg))
+		paths = append(paths, filepath.Join(caseDir, "python"))
 		cmd := exec.Command(py, "-W", "error", "-c", "import "+pkg+"; import "+pkg+".types, "+pkg+".methods")
-		cmd.Dir = filepath.Join(dir, "python")
+		cmd.Dir = filepath.Join(caseDir, "python")
 		cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("%s: import failed: %v\n%s", c.Name(), err, b)
 		}
 		cmd = exec.Command(py, "-W", "error", "-m", "compileall", "-q", pkg)
-		cmd.Dir = filepath.Join(dir, "python")
+		cmd.Dir = filepath.Join(caseDir, "python")
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("%s: compileall failed: %v\n%s", c.Name(), err, b)
 		}
@@ -203,7 +207,7 @@ func TestGoldenPython(t *testing.T) {
 		return
 	}
 	args := append([]string{"-m", "mypy", "--strict", "--no-incremental", "--cache-dir=" + filepath.Join(dir, ".mypy_cache")}, pkgs...)
-	run(t, dir, []string{"MYPYPATH=" + filepath.Join(dir, "python")}, py, args...)
+	run(t, dir, []string{"MYPYPATH=" + strings.Join(paths, string(os.PathListSeparator))}, py, args...)
 }
 
 // tscPath returns the pinned TypeScript compiler (testdata/ts, npm ci), or
