@@ -194,7 +194,10 @@ func TestPyImportsTable(t *testing.T) {
 		keys = append(keys, k)
 	}
 	for name, src := range generatedFiles(t) {
-		if !strings.HasSuffix(name, ".py") || strings.HasSuffix(name, "/codec.py") {
+		// codec.py, sdk.py and transport.py are static or name no schema
+		// type at their top level (sdk.py reaches them as _t.<Name>)
+		if !strings.HasSuffix(name, ".py") || strings.HasSuffix(name, "/codec.py") || strings.HasSuffix(name, "/sdk.py") ||
+			strings.HasSuffix(name, "/transport.py") {
 			continue
 		}
 		text := string(src)

@@ -100,7 +100,9 @@ func (s IDStyle) String() string { return s.Prefix + "{" + string(s.Mint) + "}" 
 var sdkTypes = [numLangs][]string{
 	LangGo: {"Client", "ClientHandlers", "NewClient", "NewRequestID", "NewServerConn", "Server", "ServerConn", "StartClient",
 		"serverHandler"},
-	LangPython: {"Client", "Server"},
+	// Python's SDK is a module of its own (sdk.py) that reaches the types
+	// through "from . import types as _t", so it shares no namespace with them.
+	LangPython: nil,
 	LangTS:     {"Client", "Server"},
 }
 
@@ -116,12 +118,12 @@ func SDKTypes(lang Lang) []string { return append([]string(nil), sdkTypes[lang].
 var sdkMembers = map[string][numLangs][]string{
 	"client": {
 		LangGo:     {"Close", "Conn", "Done", "OnNotification", "OnRequest"},
-		LangPython: {"close", "transport", "on_notification", "on_request", "run"},
+		LangPython: {"client", "close", "connect", "on_notification", "on_request", "spawn", "transport"},
 		LangTS:     {"close", "transport", "onNotification", "onRequest"},
 	},
 	"server": {
 		LangGo:     {"Close", "Conn", "Done", "Serve"},
-		LangPython: {"close", "transport", "serve"},
+		LangPython: {"close", "connect", "serve", "transport"},
 		LangTS:     {"close", "transport", "serve"},
 	},
 }

@@ -155,7 +155,7 @@ func TestSDKCollisions(t *testing.T) {
 		t.Errorf("x-name: %v", c)
 	}
 	_, err = loadDoc(t, `{"$defs": {"Client": {"type": "object", "properties": {}}}}`)
-	if err == nil || !strings.Contains(err.Error(), "name collision in Go (Client), Python (Client), TypeScript (Client): the generated SDK's Client and /$defs/Client") {
+	if err == nil || !strings.Contains(err.Error(), "name collision in Go (Client), TypeScript (Client): the generated SDK's Client and /$defs/Client") {
 		t.Errorf("type Client: %v", err)
 	}
 }

@@ -88,6 +88,8 @@ func (e *emitter) emit() ([]ir.File, error) {
 	}
 	mv.Imports = mp.imports(local...)
 	tv.Body = afterImports(tv.Body)
+	sv := e.sdkView()
+	sv.commonView = common
 	iv := e.initView(tv, mv)
 	iv.commonView = common
 	dir := "python/" + e.pkg + "/"
@@ -101,6 +103,8 @@ func (e *emitter) emit() ([]ir.File, error) {
 		{dir + "codec.py", "codec.py.tmpl", common},
 		{dir + "methods.py", "methods.py.tmpl", mv},
 		{dir + "py.typed", "py.typed.tmpl", common},
+		{dir + "sdk.py", "sdk.py.tmpl", sv},
+		{dir + "transport.py", "transport.py.tmpl", common},
 		{dir + "types.py", "types.py.tmpl", tv},
 	}
 	var files []ir.File
