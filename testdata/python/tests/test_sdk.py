@@ -439,7 +439,8 @@ class Turns:
         i = start
         while True:
             async with self.changed:
-                await asyncio.wait_for(self.changed.wait_for(lambda: i < len(self.log)), 30)
+                n = i
+                await asyncio.wait_for(self.changed.wait_for(lambda: n < len(self.log)), 30)
                 method, sid, value = self.log[i]
             i += 1
             if not received:
