@@ -26,7 +26,7 @@ func loadDoc(t *testing.T, doc string) (*Model, error) {
 // language.
 func TestReservedFromRuntimes(t *testing.T) {
 	var declared []string
-	for _, f := range []string{"go/runtime.go.tmpl", "go/transport.go.tmpl"} {
+	for _, f := range []string{"go/frames.go.tmpl", "go/runtime.go.tmpl", "go/transport.go.tmpl"} {
 		rt, err := fs.ReadFile(templates.FS, f)
 		if err != nil {
 			t.Fatal(err)
@@ -55,7 +55,7 @@ func TestReservedFromRuntimes(t *testing.T) {
 		}
 	}
 	m, err := loadDoc(t, `{"$defs": {
-		"Frame": {"type": "object", "properties": {"a": {"type": "string"}}},
+		"Packet": {"type": "object", "properties": {"a": {"type": "string"}}},
 		"Kind": {"type": "string"},
 		"DecodeError": {"type": "object", "properties": {"class": {"type": "string"}, "bytes": {"type": "integer"}, "from_json": {"type": "string"}, "int": {"type": "integer"}}},
 		"Literal": {"type": "string"},
@@ -69,7 +69,7 @@ func TestReservedFromRuntimes(t *testing.T) {
 		lang   Lang
 		want   string
 	}{
-		{"Frame", LangGo, "Frame"},                 // declared by no runtime: never escaped for nothing
+		{"Packet", LangGo, "Packet"},               // declared by no runtime: never escaped for nothing
 		{"Kind", LangGo, "Kind"},                   // ditto
 		{"DecodeError", LangGo, "DecodeError_"},    // the Go runtime's error type
 		{"DecodeError", LangPython, "DecodeError"}, // codec's API is imported under an alias

@@ -34,7 +34,7 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 	}
 	header.WriteString("\n")
 	var out []ir.File
-	for _, name := range []string{"runtime", "transport"} {
+	for _, name := range []string{"frames", "runtime", "transport"} {
 		src, err := fs.ReadFile(templates.FS, "go/"+name+".go.tmpl")
 		if err != nil {
 			return nil, fmt.Errorf("go %s: %w", name, err)
