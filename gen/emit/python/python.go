@@ -103,9 +103,11 @@ func (e *emitter) emit() ([]ir.File, error) {
 		{dir + "codec.py", "codec.py.tmpl", common},
 		{dir + "methods.py", "methods.py.tmpl", mv},
 		{dir + "py.typed", "py.typed.tmpl", common},
-		{dir + "sdk.py", "sdk.py.tmpl", sv},
 		{dir + "transport.py", "transport.py.tmpl", common},
 		{dir + "types.py", "types.py.tmpl", tv},
+	}
+	if len(e.m.Methods) > 0 { // a schema of types alone has no SDK to print
+		jobs = append(jobs, job{dir + "sdk.py", "sdk.py.tmpl", sv})
 	}
 	var files []ir.File
 	for _, j := range jobs {

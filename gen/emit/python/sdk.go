@@ -11,6 +11,7 @@ import (
 type sdkView struct {
 	commonView
 	IDStyle, IDSource, IDBody string
+	UUID                      bool // the id style needs the uuid module
 	Client, Server            sideView
 }
 
@@ -29,7 +30,7 @@ type sdkMethodView struct {
 
 func (e *emitter) sdkView() *sdkView {
 	s := e.m.SDK
-	v := &sdkView{IDStyle: s.IDs.String(), IDSource: s.IDs.Source}
+	v := &sdkView{IDStyle: s.IDs.String(), IDSource: s.IDs.Source, UUID: s.IDs.Mint != ir.IDCounter}
 	switch {
 	case s.IDs.Numeric():
 		v.IDBody = "    return n"

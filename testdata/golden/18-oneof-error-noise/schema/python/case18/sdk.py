@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import uuid
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Protocol, TypeVar
 
