@@ -423,6 +423,14 @@ func jsonTypeCheck(js string) (string, string) {
 func (e *emitter) unionEncoder(p *printer, t *ir.Type, name, ret string) {
 	p.Blank(2)
 	p.Block(fmt.Sprintf("def _e_%s(o: %s) -> _JsonValue:", name, ret), func() {
+		classes := true
+		for _, v := range t.Union.Variants {
+			classes = classes && isClass(v.Type)
+		}
+		if classes {
+			p.P("return o.to_json()")
+			return
+		}
 		prim := true
 		for _, v := range t.Union.Variants {
 			if isClass(v.Type) {
