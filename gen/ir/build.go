@@ -322,11 +322,28 @@ func (l *loader) enumNames(t *Type, at loc, n *node) {
 			custom = nil
 		}
 	}
+	// Values that are not identifiers are spelled (spellName); two values
+	// that still land on one name are both spelled exactly (exactSpelling);
+	// a collision left after that (values that differ only in case) is
+	// reported by checkNames.
+	bases := make([]string, len(t.Enum))
+	count := map[string]int{}
 	for i, v := range t.Enum {
-		base := v.Value
+		bases[i] = spellName(v.Value)
 		if custom != nil {
-			base = custom[i]
+			bases[i] = custom[i]
 		}
+		count[goPascal(bases[i])]++
+	}
+	if custom == nil {
+		for i, v := range t.Enum {
+			if count[goPascal(bases[i])] > 1 {
+				bases[i] = exactSpelling(v.Value)
+			}
+		}
+	}
+	for i, v := range t.Enum {
+		base := bases[i]
 		v.Names[LangGo] = t.Names[LangGo] + goPascal(base)
 		v.Names[LangPython] = upperSnake(base)
 		v.Names[LangTS] = pascal(base)
@@ -334,6 +351,7 @@ func (l *loader) enumNames(t *Type, at loc, n *node) {
 			l.problem(loc{Doc: at.Doc, Ptr: fragOf(v.Pointer)},
 				fmt.Sprintf("enum value %q has no letter or digit to name a constant after", v.Value),
 				"add \"x-enum-names\": [...] beside the enum with one identifier per value")
+			continue
 		}
 	}
 }
@@ -626,6 +644,9 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 		bs = append(bs, binfo{branch: b, tat: tat, tn: tn, js: jsonTypeOf(tn)})
 	}
 	bs = l.expand(kw, bs)
+	if tag := n.StrOf(kwUnionTag.Name); tag != "" && !l.checkUnionTag(at, tag, bs) {
+		return
+	}
 	allObjects := true
 	for _, b := range bs {
 		if b.js != "object" || b.part != "" {
@@ -780,6 +801,9 @@ func isFallbackTag(p *node) bool {
 
 // findTag returns the tag member of an all-object union, or "".
 func (l *loader) findTag(n *node, branches []binfo) string {
+	if tag := n.StrOf(kwUnionTag.Name); tag != "" {
+		return tag // checked by checkUnionTag
+	}
 	if d := n.Get("discriminator"); d != nil {
 		if pn := d.StrOf("propertyName"); pn != "" {
 			return pn
