@@ -78,12 +78,12 @@ func TestUnionByTriesAndBranchNames(t *testing.T) {
 	if by, got := variantNames(t, m, "#/$defs/Server"); by != ir.ByTry || got != want {
 		t.Fatalf("got %v %s, want by ordered tries %s", by, got, want)
 	}
-	m = mustLoad(t, strings.Replace(base, "%s", `, {"type": "object", "properties": {"id": {"type": "integer"}, "a": {}, "b": {}}, "required": ["id", "a", "b"]}`, 1), "")
-	if _, got := variantNames(t, m, "#/$defs/Server"); got != "ServerWithIdAB ServerHttp ServerWithBlob ServerStdio ServerArray Any" {
+	m = mustLoad(t, strings.Replace(base, "%s", `, {"type": "object", "properties": {"id": {"type": "integer"}, "size": {}, "kind": {}}, "required": ["id", "size", "kind"]}`, 1), "")
+	if _, got := variantNames(t, m, "#/$defs/Server"); got != "ServerWithIdSizeKind ServerHttp ServerWithBlob ServerStdio ServerArray Any" {
 		t.Fatalf("after adding a branch: %s", got)
 	}
-	for _, n := range []string{"ServerWithIdAB"} {
-		if ty := m.TypeByName(n); ty == nil || ty.Names.Of(ir.LangGo) != "ServerWithIDAB" {
+	for _, n := range []string{"ServerWithIdSizeKind"} {
+		if ty := m.TypeByName(n); ty == nil || ty.Names.Of(ir.LangGo) != "ServerWithIDSizeKind" {
 			t.Errorf("%s: %+v", n, ty)
 		}
 	}
