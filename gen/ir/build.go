@@ -575,8 +575,7 @@ func (l *loader) shapeRef(at loc, n *node, hint string) TypeRef {
 		if ok && len(vals) > 0 {
 			return TypeRef{Kind: RefString, Enum: vals, Nullable: nullable}
 		}
-		l.problem(at.Child("enum"), "only string enums (optionally with null) are supported", "")
-		return TypeRef{Kind: RefJSON}
+		return enumFallback(e, nullable)
 	}
 	if c := n.Get("const"); c != nil {
 		return TypeRef{Kind: primitiveOf(c)}
@@ -947,4 +946,33 @@ func suffixed(hint, s string) string {
 		return ""
 	}
 	return hint + s
+}
+
+// enumFallback types an enum that is not strings (and null): values of one
+// JSON type are that type (integers, numbers, booleans); values of several
+// types are any JSON value. Either way the validator checks the listed
+// values; the binding holds what the schema's JSON types allow (see
+// "Unions" in README.md).
+func enumFallback(e *node, nullable bool) TypeRef {
+	kind := RefKind(-1)
+	for _, it := range e.Items() {
+		if it.Kind() == schemadoc.Null {
+			nullable = true
+			continue
+		}
+		k := primitiveOf(it)
+		switch {
+		case kind == -1:
+			kind = k
+		case kind == k:
+		case (kind == RefInteger && k == RefNumber) || (kind == RefNumber && k == RefInteger):
+			kind = RefNumber
+		default:
+			return TypeRef{Kind: RefJSON}
+		}
+	}
+	if kind == -1 {
+		return TypeRef{Kind: RefNull}
+	}
+	return TypeRef{Kind: kind, Nullable: nullable && kind != RefJSON}
 }

@@ -197,3 +197,16 @@ func TestUnionTagOverlay(t *testing.T) {
 		}
 	}
 }
+
+// Enums that are not strings: one JSON type is that type, mixed types any
+// JSON value (never a refusal).
+func TestNonStringEnums(t *testing.T) {
+	m := mustLoad(t, `{`+draft+`, "$defs": {"H": {"type": "object", "properties": {
+	  "code": {"enum": [1, 2, 3]}, "ratio": {"enum": [1, 2.5, null]}, "flag": {"enum": [true]}, "mixed": {"enum": ["a", 1]}}}}}`, "")
+	want := map[string]string{"code": "integer", "ratio": "number | null", "flag": "boolean", "mixed": "any JSON"}
+	for _, f := range m.TypeByName("H").Fields {
+		if got := f.Type.Shape(); got != want[f.Wire] {
+			t.Errorf("%s: %s, want %s", f.Wire, got, want[f.Wire])
+		}
+	}
+}
