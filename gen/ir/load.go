@@ -100,7 +100,10 @@ func build(set *schemadoc.Set, path string) (*Model, error) {
 			l.typeAt(dat)
 		}
 	}
-	m.Methods = l.methods(at)
+	m.Methods = l.methods(at, m)
+	for _, r := range root.Root.Get(kwRuleSets.Name).Items() {
+		m.RuleSets = append(m.RuleSets, r.Str())
+	}
 	l.finish(m)
 	l.problems = append(l.problems, set.Unused()...)
 	if len(l.problems) > 0 {
