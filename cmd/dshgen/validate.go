@@ -66,7 +66,7 @@ input error.`,
 			if maxFrameBytes <= 0 {
 				return usageErr(fmt.Errorf("--max-frame-bytes must be positive"))
 			}
-			m, err := src.load()
+			m, err := src.loadForValidation(cmd.ErrOrStderr())
 			if err != nil {
 				return usageErr(err)
 			}

@@ -107,6 +107,9 @@ type Model struct {
 	// such methods are not in the table and are not method.unknown; their
 	// params and results are any JSON. "" when the protocol has none.
 	ExtensionPrefix string
+	// ErrorCodes are the error codes with an error object type of their own
+	// (errors_infer.go), by code.
+	ErrorCodes []ErrorCode
 	// RuleSets are the names in the schema's (or overlay's) x-dshgen-rules.
 	RuleSets []string
 	// ValidationOnly lists the pointers of $defs entries marked
