@@ -357,6 +357,10 @@ const (
 	ByTag      UnionBy = iota // the Tag member's const value
 	ByJSONType                // the JSON type of the value
 	ByShape                   // the required member sets of closed objects
+	// ByTry: no member or JSON type tells the branches apart; every binding
+	// tries Variants in their order (already sorted: see README.md "Unions")
+	// and keeps the first that decodes (anyOf) or the only one (oneOf).
+	ByTry
 )
 
 func (b UnionBy) String() string {
@@ -367,6 +371,8 @@ func (b UnionBy) String() string {
 		return "by JSON type"
 	case ByShape:
 		return "by shape"
+	case ByTry:
+		return "by ordered tries"
 	}
 	return fmt.Sprintf("UnionBy(%d)", int(b))
 }

@@ -27,6 +27,7 @@ type loader struct {
 	types    map[string]*Type // by loc.Key()
 	typeLocs map[*Type]loc
 	fallback map[*Type]*Type // fallback def → its union
+	titled   map[string]titledBranch
 	depth    int
 }
 

@@ -45,7 +45,7 @@ func (e *emitter) emit() ([]ir.File, error) {
 		return nil, fmt.Errorf("python: package name %q is not a Python identifier", e.pkg)
 	}
 	for _, t := range e.m.Decls {
-		if t.Kind == ir.KindUnion && t.Union.By > ir.ByShape {
+		if t.Kind == ir.KindUnion && t.Union.By > ir.ByTry {
 			return nil, fmt.Errorf("python: %s: no decoder for a union %v", t.Pointer, t.Union.By)
 		}
 	}

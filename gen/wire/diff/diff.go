@@ -679,7 +679,7 @@ func followsTypeName(o, n *ir.Type, v, w *ir.EnumValue) bool {
 	return want == w.Names
 }
 
-var byName = [...]string{ir.ByTag: "tag", ir.ByJSONType: "JSON type", ir.ByShape: "shape"}
+var byName = [...]string{ir.ByTag: "tag", ir.ByJSONType: "JSON type", ir.ByShape: "shape", ir.ByTry: "ordered tries"}
 
 func (d *differ) compareUnion(o, n *ir.Type, s site) {
 	ou, nu := o.Union, n.Union
