@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -201,4 +202,71 @@ func show(fs []jsonFinding) string {
 		parts = append(parts, itoa(f.Line)+" "+f.Rule+" "+f.Pointer)
 	}
 	return "[" + strings.Join(parts, "; ") + "]"
+}
+
+// TestValidateTypeInstalled: `dshgen validate --type`, from a binary
+// installed with go install into a scratch GOBIN and run from a scratch
+// directory outside the repository, validates each of the 129 official MCP
+// 2026-07-28 examples (pretty-printed JSON documents, one per file, named
+// by their folder's type) as its type; a document with a wrong member
+// gives a finding at that member's line and pointer; NDJSON holds one
+// instance per line.
+func TestValidateTypeInstalled(t *testing.T) {
+	gobin := t.TempDir()
+	install := exec.Command("go", "install", "./cmd/dshgen")
+	install.Dir = repoRoot(t)
+	install.Env = append(os.Environ(), "GOBIN="+gobin)
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("go install: %v\n%s", err, out)
+	}
+	bin := filepath.Join(gobin, "dshgen")
+	work := t.TempDir()
+	schemaPath := publishedSchema(t, "mcp/2026-07-28/schema.json")
+	run := func(args ...string) (int, string) {
+		cmd := exec.Command(bin, append([]string{"validate", "--schema", schemaPath}, args...)...)
+		cmd.Dir = work
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, string(out)
+	}
+	examples := filepath.Join(filepath.Dir(schemaPath), "examples")
+	dirs, err := os.ReadDir(examples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range dirs {
+		files, _ := filepath.Glob(filepath.Join(examples, d.Name(), "*.json"))
+		n += len(files)
+		if code, out := run(append([]string{"--type", d.Name()}, files...)...); code != 0 {
+			t.Errorf("%s: exit %d\n%s", d.Name(), code, out)
+		}
+	}
+	if n != 129 {
+		t.Errorf("%d examples, want 129", n)
+	}
+	// A pretty-printed document with one bad member: the finding is at
+	// the member's own line.
+	doc := filepath.Join(work, "bad.json")
+	if err := os.WriteFile(doc, []byte("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"method\": \"tools/call\",\n  \"params\": {\n    \"_meta\": {\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\", \"io.modelcontextprotocol/clientCapabilities\": {}},\n    \"name\": 7\n  }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out := run("--type", "CallToolRequest", doc)
+	if code != 1 || !strings.Contains(out, "bad.json:7: error value.schema: /params/name: ") {
+		t.Errorf("bad document: exit %d\n%s", code, out)
+	}
+	// NDJSON: one instance per line, each finding at its line.
+	nd := filepath.Join(work, "roots.ndjson")
+	if err := os.WriteFile(nd, []byte("{\"uri\": \"file:///a\"}\n{\"name\": \"no uri\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out = run("--type", "Root", nd)
+	if code != 1 || !strings.Contains(out, "roots.ndjson:2: error value.schema: ") || strings.Contains(out, "roots.ndjson:1:") {
+		t.Errorf("NDJSON: exit %d\n%s", code, out)
+	}
 }
