@@ -33,7 +33,7 @@ func handNames(t *testing.T, doc, heading, label string) []string {
 	if i < 0 {
 		t.Fatalf("no %q in the hand list", heading)
 	}
-	m := regexp.MustCompile(regexp.QuoteMeta(label)+` \((\d+)\):((?s:.*?))\n\n`).FindStringSubmatch(doc[i:])
+	m := regexp.MustCompile(regexp.QuoteMeta(label) + ` \((\d+)\):((?s:.*?))\n\n`).FindStringSubmatch(doc[i:])
 	if m == nil {
 		t.Fatalf("no %q paragraph under %q", label, heading)
 	}
