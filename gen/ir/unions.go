@@ -368,7 +368,7 @@ func acceptsAny(n *node) bool {
 // tryUnion builds a union decoded by ordered tries: the branches in the
 // order the validator's matching is tried by every binding — branches that
 // accept any value (or any object) last, then more required members first,
-// then the schema's order.
+// then more declared members first, then the schema's order.
 func (l *loader) tryUnion(t *Type, u *Union, bs []binfo) {
 	u.By = ByTry
 	order := append([]binfo(nil), bs...)
@@ -377,7 +377,11 @@ func (l *loader) tryUnion(t *Type, u *Union, bs []binfo) {
 		if ai != aj {
 			return aj
 		}
-		return len(requiredList(order[i].tn)) > len(requiredList(order[j].tn))
+		ri, rj := len(requiredList(order[i].tn)), len(requiredList(order[j].tn))
+		if ri != rj {
+			return ri > rj
+		}
+		return order[i].tn.Get("properties").Len() > order[j].tn.Get("properties").Len()
 	})
 	for _, b := range order {
 		vt := l.branchType(t, b, bs)

@@ -483,7 +483,9 @@ func (e *emitter) aliasDecl(p *printer, t *ir.Type, defined map[*ir.Type]bool) {
 	} else {
 		p.Union(head, value)
 	}
-	defined[t] = true
+	// A quoted alias is a str at run time: an alias or union that names it
+	// must be quoted too (str | str is a TypeError).
+	defined[t] = !quote
 	p.Doc(append(append([]string{t.Doc()}, what...), "Schema: "+t.Pointer+".")...)
 }
 
