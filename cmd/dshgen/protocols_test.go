@@ -303,3 +303,31 @@ func TestProtocolSuitesRoundTripGo(t *testing.T) {
 		})
 	}
 }
+
+// TestOverlayContradictsMetaJSON: an overlay whose x-methods entry gives
+// an ACP method (typed by meta.json + x-method) another result: exit 2,
+// the overlay file, line and pointer and the fix, nothing written.
+func TestOverlayContradictsMetaJSON(t *testing.T) {
+	dir := t.TempDir()
+	ov := filepath.Join(dir, "acp.overlay.json")
+	if err := os.WriteFile(ov, []byte(`{"overlay": {"#": {"x-methods": {
+  "session/prompt": {"kind": "request", "direction": "client-to-server",
+    "params": {"$ref": "#/$defs/PromptRequest"},
+    "result": {"$ref": "#/$defs/NewSessionResponse"}}
+}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runDshgen(t, repoRoot(t), "generate", "--schema", publishedSchema(t, "acp/schema.json"), "--overlay", ov, "--out", out)
+	if code != 2 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{ov + ":4: /overlay/#/x-methods/session~1prompt/result/$ref: ", `method "session/prompt"`, "#/$defs/PromptResponse", `fix: remove this x-methods entry, or set "result": {"$ref": "#/$defs/PromptResponse"}`} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s was written (%v)", out, err)
+	}
+}
