@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/wire/validate"
 	"github.com/dshgen/dshgen/schema"
 )
 
@@ -59,7 +60,7 @@ func (sf *schemaFlags) load() (*ir.Model, error) {
 func (sf *schemaFlags) loadForValidation(w io.Writer) (*ir.Model, error) {
 	m, binding, err := ir.LoadForValidation(sf.source())
 	if err == nil && len(binding) > 0 {
-		fmt.Fprintf(w, "dshgen: note: %d schema problem(s) keep dshgen generate from typing parts of %s (run it to list them); those parts are validated by JSON Schema alone\n", len(binding), sf.schema)
+		fmt.Fprintf(w, "dshgen: note: %s keep dshgen generate from typing parts of %s (run it to list them); those parts are validated by JSON Schema alone\n", validate.Count(len(binding), "schema problem"), sf.schema)
 	}
 	return m, err
 }
