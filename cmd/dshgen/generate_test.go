@@ -85,7 +85,7 @@ func TestGenerateBadSchemas(t *testing.T) {
 		{"ref-cycle.json", []string{"/$defs/A:", "#/$defs/A → #/$defs/B → #/$defs/A"}},
 		{"required-cycle.json", []string{"/$defs/Node:", "cycle of required members"}},
 		{"not-a-schema.json", []string{"/$defs/A/type:", "draft 2020-12"}},
-		{"untagged-union.json", []string{"/$defs/U/oneOf:", "cannot tell the branches"}},
+		{"unnamed-branch.json", []string{"/$defs/U/oneOf/1:", "this union branch has no name", "x-name"}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -33,3 +33,22 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPublishedProtocols times what `dshgen generate` does for a
+// published schema, minus writing: load (with the overlay) and emit all
+// three languages. Numbers in gen/ir/README.md "Unions".
+func BenchmarkPublishedProtocols(b *testing.B) {
+	shared := filepath.Join(root, "..", "shared", "protocols")
+	for _, p := range publishedProtocols {
+		b.Run(p.name, func(b *testing.B) {
+			for range b.N {
+				m := loadProtocol(b, shared, p.name, p.schema)
+				for _, e := range emit.All {
+					if _, err := e.Emit(m, ir.Options{Version: "bench"}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}

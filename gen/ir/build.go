@@ -322,11 +322,28 @@ func (l *loader) enumNames(t *Type, at loc, n *node) {
 			custom = nil
 		}
 	}
+	// Values that are not identifiers are spelled (spellName); two values
+	// that still land on one name are both spelled exactly (exactSpelling);
+	// a collision left after that (values that differ only in case) is
+	// reported by checkNames.
+	bases := make([]string, len(t.Enum))
+	count := map[string]int{}
 	for i, v := range t.Enum {
-		base := v.Value
+		bases[i] = spellName(v.Value)
 		if custom != nil {
-			base = custom[i]
+			bases[i] = custom[i]
 		}
+		count[goPascal(bases[i])]++
+	}
+	if custom == nil {
+		for i, v := range t.Enum {
+			if count[goPascal(bases[i])] > 1 {
+				bases[i] = exactSpelling(v.Value)
+			}
+		}
+	}
+	for i, v := range t.Enum {
+		base := bases[i]
 		v.Names[LangGo] = t.Names[LangGo] + goPascal(base)
 		v.Names[LangPython] = upperSnake(base)
 		v.Names[LangTS] = pascal(base)
@@ -334,6 +351,7 @@ func (l *loader) enumNames(t *Type, at loc, n *node) {
 			l.problem(loc{Doc: at.Doc, Ptr: fragOf(v.Pointer)},
 				fmt.Sprintf("enum value %q has no letter or digit to name a constant after", v.Value),
 				"add \"x-enum-names\": [...] beside the enum with one identifier per value")
+			continue
 		}
 	}
 }
@@ -557,8 +575,7 @@ func (l *loader) shapeRef(at loc, n *node, hint string) TypeRef {
 		if ok && len(vals) > 0 {
 			return TypeRef{Kind: RefString, Enum: vals, Nullable: nullable}
 		}
-		l.problem(at.Child("enum"), "only string enums (optionally with null) are supported", "")
-		return TypeRef{Kind: RefJSON}
+		return enumFallback(e, nullable)
 	}
 	if c := n.Get("const"); c != nil {
 		return TypeRef{Kind: primitiveOf(c)}
@@ -626,6 +643,9 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 		bs = append(bs, binfo{branch: b, tat: tat, tn: tn, js: jsonTypeOf(tn)})
 	}
 	bs = l.expand(kw, bs)
+	if tag := n.StrOf(kwUnionTag.Name); tag != "" && !l.checkUnionTag(at, tag, bs) {
+		return
+	}
 	allObjects := true
 	for _, b := range bs {
 		if b.js != "object" || b.part != "" {
@@ -780,6 +800,9 @@ func isFallbackTag(p *node) bool {
 
 // findTag returns the tag member of an all-object union, or "".
 func (l *loader) findTag(n *node, branches []binfo) string {
+	if tag := n.StrOf(kwUnionTag.Name); tag != "" {
+		return tag // checked by checkUnionTag
+	}
 	if d := n.Get("discriminator"); d != nil {
 		if pn := d.StrOf("propertyName"); pn != "" {
 			return pn
@@ -923,4 +946,33 @@ func suffixed(hint, s string) string {
 		return ""
 	}
 	return hint + s
+}
+
+// enumFallback types an enum that is not strings (and null): values of one
+// JSON type are that type (integers, numbers, booleans); values of several
+// types are any JSON value. Either way the validator checks the listed
+// values; the binding holds what the schema's JSON types allow (see
+// "Unions" in README.md).
+func enumFallback(e *node, nullable bool) TypeRef {
+	kind := RefKind(-1)
+	for _, it := range e.Items() {
+		if it.Kind() == schemadoc.Null {
+			nullable = true
+			continue
+		}
+		k := primitiveOf(it)
+		switch {
+		case kind == -1:
+			kind = k
+		case kind == k:
+		case (kind == RefInteger && k == RefNumber) || (kind == RefNumber && k == RefInteger):
+			kind = RefNumber
+		default:
+			return TypeRef{Kind: RefJSON}
+		}
+	}
+	if kind == -1 {
+		return TypeRef{Kind: RefNull}
+	}
+	return TypeRef{Kind: kind, Nullable: nullable && kind != RefJSON}
 }

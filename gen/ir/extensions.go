@@ -20,6 +20,8 @@ var (
 		Where: "a named string enum, beside its enum or oneOf of consts (one identifier per value)"}
 	kwValidationOnly = schemadoc.Keyword{Name: "x-validation-only", Shape: schemadoc.ShapeBool,
 		Where: "a $defs (or definitions) entry of the root schema that no other type uses"}
+	kwUnionTag = schemadoc.Keyword{Name: "x-union-tag", Shape: schemadoc.ShapeString,
+		Where: "a oneOf/anyOf union whose branches all require the named member with a string const of their own (the tag the IR would otherwise not pick)"}
 	kwMethods = schemadoc.Keyword{Name: "x-methods", Shape: schemadoc.ShapeObject, RootOnly: true,
 		Where: "the root of the schema (method name → entry)"}
 	kwTSRequestMap = schemadoc.Keyword{Name: "x-ts-request-map", Shape: schemadoc.ShapeString, RootOnly: true,
@@ -39,5 +41,5 @@ var (
 // Keywords returns the extension keywords the IR reads (the overlay
 // checker's table).
 func Keywords() []schemadoc.Keyword {
-	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwMethods, kwTSRequestMap, kwTSNotificationMap, kwMethod, kwSide, kwExtensionPrefix, kwRuleSets}
+	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwUnionTag, kwMethods, kwTSRequestMap, kwTSNotificationMap, kwMethod, kwSide, kwExtensionPrefix, kwRuleSets}
 }

@@ -342,14 +342,10 @@ type Union struct {
 // and refuses a value it does not know, so a new mode cannot be printed as
 // another by accident.
 //
-// Room for a union decoded by ordered tries (published schemas with untagged
-// anyOf, not built yet): a mode whose bindings try Variants in Index order
-// and keep the first that the variant's schema (Variant.Pointer, compiled by
-// the validator) accepts exactly. The model already carries what such a
-// decoder needs: the order (Index), the exact schema of each branch
-// (Pointer), its JSON type (JSONType) and required members (Required) for
-// cheap pre-checks; ByShape is its special case where at most one branch can
-// match.
+// ByTry is the mode for every union the other three do not separate: the
+// bindings try Variants in their order (sorted by the loader, see README.md
+// "Unions") and keep the first that decodes (anyOf) or the only one
+// (oneOf); ByShape is its special case where at most one branch can match.
 type UnionBy int
 
 // Union selection modes.

@@ -604,3 +604,32 @@ func onlyUnionDef(n *node) bool {
 	}
 	return true
 }
+
+// checkUnionTag checks an x-union-tag (usually from an overlay): every
+// branch must be an object that requires the member with a string const,
+// each branch its own value. Otherwise it records a problem at the
+// keyword and reports false: a tag that some valid values lack would make
+// the bindings refuse them.
+func (l *loader) checkUnionTag(at loc, tag string, bs []binfo) bool {
+	seen := map[string]string{}
+	for _, b := range bs {
+		val, ok := "", false
+		if b.js == "object" && b.part == "" && requiredSet(b.tn)[tag] {
+			val, ok = l.constOf(b, tag)
+		}
+		if !ok {
+			l.problem(at.Child(kwUnionTag.Name),
+				fmt.Sprintf("x-union-tag names member %q, but branch %s does not require it with a string const: values of that branch would not decode", tag, b.at.Ptr),
+				"remove the entry (a union no member tells apart is decoded by ordered tries) or name a member every branch requires with a const of its own")
+			return false
+		}
+		if prev, dup := seen[val]; dup {
+			l.problem(at.Child(kwUnionTag.Name),
+				fmt.Sprintf("x-union-tag names member %q, but branches %s and %s both pin it to %q", tag, prev, b.at.Ptr, val),
+				"remove the entry or name a member whose const differs in every branch")
+			return false
+		}
+		seen[val] = b.at.Ptr
+	}
+	return true
+}

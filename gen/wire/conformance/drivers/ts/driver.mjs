@@ -5,7 +5,8 @@
 //
 // Writes "dshgen-conformance-driver 1", then reads lines "HEADER<TAB>FRAME"
 // on stdin (HEADER: {"seq":N}, plus "method" for a response: the method of
-// the request it answers) and writes one line per input line on stdout, in
+// the request it answers, or "type" for a line that is one value of the
+// exported type of that TypeScript name instead of a frame) and writes one line per input line on stdout, in
 // order and at once: "N<TAB>" and the frame decoded through the TypeScript
 // bindings in $DSHGEN_TS_OUT/src and encoded back with JSON.stringify, or
 // "N<TAB>!error <message>" for a frame that does not decode or whose
