@@ -2,12 +2,15 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/wire/validate"
 	"github.com/dshgen/dshgen/schema"
 )
 
@@ -47,13 +50,30 @@ func (sf *schemaFlags) changed() bool {
 // is not there (dshgen run outside the repository); both go through the
 // same reader and guards.
 func (sf *schemaFlags) load() (*ir.Model, error) {
+	return ir.LoadSource(sf.source())
+}
+
+// loadForValidation is load for the commands that only validate
+// (validate, tap): problems that only keep the bindings from typing part
+// of the schema do not stop them (ir.LoadForValidation); one line on w
+// says how many there are and where to see them.
+func (sf *schemaFlags) loadForValidation(w io.Writer) (*ir.Model, error) {
+	m, binding, err := ir.LoadForValidation(sf.source())
+	if err == nil && len(binding) > 0 {
+		fmt.Fprintf(w, "dshgen: note: %s keep dshgen generate from typing parts of %s (run it to list them); those parts are validated by JSON Schema alone\n", validate.Count(len(binding), "schema problem"), sf.schema)
+	}
+	return m, err
+}
+
+// source is the ir.Source the flags name.
+func (sf *schemaFlags) source() ir.Source {
 	src := ir.Source{Path: sf.schema, Overlays: sf.overlays, AllowRefDirs: sf.allowRefDirs}
 	if sf.schema == schema.Path {
 		if _, err := os.Stat(sf.schema); errors.Is(err, os.ErrNotExist) {
 			src.Path, src.Bytes = schema.FileName, schema.Bytes()
 		}
 	}
-	return ir.LoadSource(src)
+	return src
 }
 
 // args renders the non-default schema-source flags for a command line a

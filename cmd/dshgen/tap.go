@@ -165,7 +165,7 @@ func runTap(cmd *cobra.Command, args []string) error {
 			vc.Keep = tapKeepFindings
 		}
 		load := func() (*tap.ValidatorSink, error) {
-			m, err := o.src.load()
+			m, err := o.src.loadForValidation(cmd.ErrOrStderr())
 			if err != nil {
 				return nil, err
 			}

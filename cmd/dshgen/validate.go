@@ -66,7 +66,7 @@ input error.`,
 			if maxFrameBytes <= 0 {
 				return usageErr(fmt.Errorf("--max-frame-bytes must be positive"))
 			}
-			m, err := src.load()
+			m, err := src.loadForValidation(cmd.ErrOrStderr())
 			if err != nil {
 				return usageErr(err)
 			}
@@ -135,7 +135,7 @@ input error.`,
 	f.Int64Var(&maxFrameBytes, "max-frame-bytes", frame.DefaultMaxFrameBytes, "longest frame read; a longer line is reported (frame.too-large) and skipped without being buffered")
 	f.BoolVar(&snapshot, "snapshot", false, "validate the upstream's normalized snapshot fixtures as they are (no jsonrpc, {{placeholder}} strings, time 0, sessions merged under one placeholder id)")
 	choiceFlag(cmd, &promptOverlap, "prompt-overlap", "error", overlapChoices, "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (the protocol says an overlap fails; the 0.0.1-rc.5 runtime queues it)")
-	f.StringVar(&typeName, "type", "", "validate each line as one instance of the named $defs type instead of as a frame")
+	f.StringVar(&typeName, "type", "", "validate each input as instances of the `NAME`d $defs (or definitions) type instead of as frames: one JSON document (pretty-printed is fine) or NDJSON, one instance per line")
 	f.BoolVar(&fullCauses, "full-causes", false, "debug: report every leaf of the validation library's error tree, not only the chosen union branch")
 	rootCmd.AddCommand(cmd)
 }

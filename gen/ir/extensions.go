@@ -28,10 +28,18 @@ var (
 		Where: "the root of the schema (name of the TypeScript request map)"}
 	kwTSNotificationMap = schemadoc.Keyword{Name: "x-ts-notification-map", Shape: schemadoc.ShapeString, RootOnly: true,
 		Where: "the root of the schema (name of the TypeScript notification map)"}
+	kwMethod = schemadoc.Keyword{Name: "x-method", Shape: schemadoc.ShapeString,
+		Where: "a $defs entry that is the params (or, named *Response, the result) of a JSON-RPC method (ACP's convention; see METHODS.md)"}
+	kwSide = schemadoc.Keyword{Name: "x-side", Shape: schemadoc.ShapeString,
+		Where: "a $defs entry with x-method: the side that handles the method, \"agent\" or \"client\" (ACP's convention)"}
+	kwExtensionPrefix = schemadoc.Keyword{Name: "x-extension-method-prefix", Shape: schemadoc.ShapeString, RootOnly: true,
+		Where: "the root of the schema (method names starting with it are extension methods: raw params and result, not method.unknown)"}
+	kwRuleSets = schemadoc.Keyword{Name: "x-dshgen-rules", Shape: schemadoc.ShapeStrings, RootOnly: true,
+		Where: "the root of the schema (the stateful rule sets the validator runs, see gen/wire/validate/rulesets)"}
 )
 
 // Keywords returns the extension keywords the IR reads (the overlay
 // checker's table).
 func Keywords() []schemadoc.Keyword {
-	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwUnionTag, kwMethods, kwTSRequestMap, kwTSNotificationMap}
+	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwUnionTag, kwMethods, kwTSRequestMap, kwTSNotificationMap, kwMethod, kwSide, kwExtensionPrefix, kwRuleSets}
 }

@@ -158,8 +158,14 @@ func (d *differ) emit(rule string, s site, effect Effect, oldAbsent, newAbsent b
 	}
 }
 
-// emitMethod records a finding about a method, sent in direction dir.
+// emitMethod records a finding about a method, sent in direction dir (a
+// method both sides send: one finding per direction).
 func (d *differ) emitMethod(rule string, dir ir.Direction, s site, oldAbsent, newAbsent bool, format string, args ...any) {
+	if dir == ir.Both {
+		d.emitMethod(rule, ir.ClientToServer, s, oldAbsent, newAbsent, format, args...)
+		d.emitMethod(rule, ir.ServerToClient, s, oldAbsent, newAbsent, format, args...)
+		return
+	}
 	r := RuleByID(rule)
 	f := Finding{Rule: rule, Code: r.Code, Subject: s.subject, Old: s.oldPtr, New: s.newPtr, OldAbsent: oldAbsent, NewAbsent: newAbsent,
 		Message: fmt.Sprintf(format, args...), Direction: string(dir)}
@@ -238,9 +244,9 @@ func (d *differ) methods() {
 		s := site{subject: "method " + om.Name, oldPtr: om.Pointer, newPtr: "#/x-methods"}
 		if nm == nil {
 			if om.Kind == ir.Request {
-				d.emitMethod("request-removed", om.Direction, s, false, true, "%s request %s was removed", om.Direction, om.Name)
+				d.emitMethod("request-removed", om.Direction, s, false, true, "%s request %s was removed", sentBy(om.Direction), om.Name)
 			} else {
-				d.emitMethod("notification-removed", om.Direction, s, false, true, "%s notification %s was removed", om.Direction, om.Name)
+				d.emitMethod("notification-removed", om.Direction, s, false, true, "%s notification %s was removed", sentBy(om.Direction), om.Name)
 			}
 			continue
 		}
@@ -254,8 +260,8 @@ func (d *differ) methods() {
 		}
 		if om.Direction != nm.Direction {
 			ds := site{subject: s.subject, oldPtr: om.Pointer + "/direction", newPtr: nm.Pointer + "/direction"}
-			d.emitMethod("method-direction-changed", om.Direction, ds, false, false, "%s was sent %s and is now sent %s", om.Name, om.Direction, nm.Direction)
-			d.emitMethod("method-direction-changed", nm.Direction, ds, false, false, "%s was sent %s and is now sent %s", om.Name, om.Direction, nm.Direction)
+			d.emitMethod("method-direction-changed", om.Direction, ds, false, false, "%s was sent %s and is now sent %s", om.Name, sentBy(om.Direction), sentBy(nm.Direction))
+			d.emitMethod("method-direction-changed", nm.Direction, ds, false, false, "%s was sent %s and is now sent %s", om.Name, sentBy(om.Direction), sentBy(nm.Direction))
 		}
 		if om.ParamsOptional != nm.ParamsOptional {
 			ps := site{subject: s.subject, oldPtr: om.Pointer, newPtr: nm.Pointer}
@@ -269,12 +275,12 @@ func (d *differ) methods() {
 		}
 		if om.Params != nil && nm.Params != nil && !d.paired(om.Params, nm.Params) {
 			d.emit("method-params-type-changed", site{subject: s.subject, oldPtr: om.Pointer + "/params", newPtr: nm.Pointer + "/params"}, 0, false, false,
-				"params of %s changed from %s to %s", om.Name, om.Params.Name, nm.Params.Name)
+				"params of %s changed from %s to %s", om.Name, typeText(om.Params), typeText(nm.Params))
 			d.enqueue(om.Params, nm.Params)
 		}
 		if om.Result != nil && nm.Result != nil && !d.paired(om.Result, nm.Result) {
 			d.emit("method-result-type-changed", site{subject: s.subject, oldPtr: om.Pointer + "/result", newPtr: nm.Pointer + "/result"}, 0, false, false,
-				"result of %s changed from %s to %s", om.Name, om.Result.Name, nm.Result.Name)
+				"result of %s changed from %s to %s", om.Name, resultText(om), resultText(nm))
 			d.enqueue(om.Result, nm.Result)
 		}
 	}
@@ -284,11 +290,47 @@ func (d *differ) methods() {
 		}
 		s := site{subject: "method " + nm.Name, oldPtr: "#/x-methods", newPtr: nm.Pointer}
 		if nm.Kind == ir.Request {
-			d.emitMethod("request-added", nm.Direction, s, true, false, "%s request %s was added", nm.Direction, nm.Name)
+			d.emitMethod("request-added", nm.Direction, s, true, false, "%s request %s was added", sentBy(nm.Direction), nm.Name)
 		} else {
-			d.emitMethod("notification-added", nm.Direction, s, true, false, "%s notification %s was added", nm.Direction, nm.Name)
+			d.emitMethod("notification-added", nm.Direction, s, true, false, "%s notification %s was added", sentBy(nm.Direction), nm.Name)
 		}
 	}
+}
+
+// sentBy says who sends a method: its direction, or "by both sides".
+func sentBy(d ir.Direction) string {
+	if d == ir.Both {
+		return "both-ways"
+	}
+	return string(d)
+}
+
+// typeText names a method's params or result type; a union the schema
+// writes inline is named with its branches ("CallToolResultResponseResult
+// (InputRequiredResult | CallToolResult)").
+func typeText(t *ir.Type) string {
+	if t.Kind != ir.KindUnion || t.Union == nil || strings.HasPrefix(t.Pointer, "#/$defs/") && !strings.Contains(strings.TrimPrefix(t.Pointer, "#/$defs/"), "/") {
+		return t.Name
+	}
+	vs := append([]*ir.Variant(nil), t.Union.Variants...)
+	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Index < vs[j].Index })
+	var bs []string
+	for _, v := range vs {
+		if v.Type != nil {
+			bs = append(bs, v.Type.Name)
+		}
+	}
+	return t.Name + " (" + strings.Join(bs, " | ") + ")"
+}
+
+// resultText is typeText of a method's result with the alternatives a
+// success response may carry instead.
+func resultText(m *ir.Method) string {
+	s := typeText(m.Result)
+	for _, a := range m.ResultAlternatives {
+		s += " or " + typeText(a)
+	}
+	return s
 }
 
 func namesDiff(o, n ir.Names) string {

@@ -66,11 +66,17 @@ func TestRuleSetOptIn(t *testing.T) {
 	}
 	for _, c := range []struct{ kw, want string }{
 		{`"x-dshgen-rules": ["deepseek-harness", "mcp-lifecycle"],`, `test.schema.json:7: /x-dshgen-rules/1: unknown rule set "mcp-lifecycle" (known: deepseek-harness, initialize-first)`},
-		{`"x-dshgen-rules": "deepseek-harness",`, `test.schema.json:7: /x-dshgen-rules: must be an array of rule set names (known: deepseek-harness, initialize-first)`},
-		{`"x-dshgen-rules": [7],`, `test.schema.json:7: /x-dshgen-rules/0: a rule set name must be a string, not 7`},
+		{`"x-dshgen-rules": "deepseek-harness",`, `test.schema.json:7: /x-dshgen-rules: x-dshgen-rules must be an array of strings, not a string`},
+		{`"x-dshgen-rules": [7],`, `test.schema.json:7: /x-dshgen-rules: x-dshgen-rules must be an array of strings, not an array`},
 	} {
 		bad := bytes.Replace(generic, []byte(`"x-ts-request-map"`), []byte(c.kw+`"x-ts-request-map"`), 1)
-		if _, err := validatorFromBytes(t, bad); err == nil || !strings.Contains(err.Error(), "\n  "+c.want) {
+		// A keyword of the wrong shape fails the load (the IR's keyword
+		// table); an unknown set name fails New.
+		m, err := ir.LoadBytes("test.schema.json", bad)
+		if err == nil {
+			_, err = New(m, Options{})
+		}
+		if err == nil || !strings.Contains(err.Error(), "\n  "+c.want) {
 			t.Errorf("%s: %v", c.kw, err)
 		}
 	}

@@ -58,6 +58,10 @@ type Validator struct {
 	errSchema *jsonschema.Schema // JsonRpcError, if the schema has it
 	errType   *ir.Type
 
+	// errorCodes are the compiled error object schemas of the codes the
+	// schema types (ir.Model.ErrorCodes), by the code's JSON text.
+	errorCodes map[string]*jsonschema.Schema
+
 	methods     map[string]*ir.Method
 	methodNames string // sorted, for messages
 
@@ -107,7 +111,7 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 	for _, m := range model.Methods {
 		names = append(names, m.Name)
 		v.methods[m.Name] = m
-		for _, t := range []*ir.Type{m.Params, m.Result} {
+		for _, t := range append([]*ir.Type{m.Params, m.Result}, m.ResultAlternatives...) {
 			if t == nil {
 				continue
 			}
@@ -131,6 +135,14 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 			return nil, err
 		}
 		v.errSchema, v.errType = s, t
+	}
+	v.errorCodes = map[string]*jsonschema.Schema{}
+	for _, ec := range model.ErrorCodes {
+		s, err := v.schemaAt(ec.Pointer)
+		if err != nil {
+			return nil, err
+		}
+		v.errorCodes[fmt.Sprint(ec.Code)] = s
 	}
 	if err := v.compileRuleSets(); err != nil {
 		return nil, err
