@@ -193,7 +193,7 @@ func TestVersion(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "dshgen "+version) || !strings.Contains(stdout, "sha256 ") {
 		t.Fatalf("exit %d: %q", code, stdout)
 	}
-	b, _ := os.ReadFile(filepath.Join(repoRoot(t), "schema", "dsh-sdk-protocol.schema.json"))
+	b, _ := os.ReadFile(filepath.Join(repoRoot(t), "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	sum := sha256.Sum256(b)
 	if !strings.Contains(stdout, hex.EncodeToString(sum[:])) {
 		t.Errorf("--version does not print the schema's sha256: %q", stdout)

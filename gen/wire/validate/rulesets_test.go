@@ -14,7 +14,7 @@ import (
 
 // shippedRaw returns the shipped schema's bytes.
 func shippedRaw(t *testing.T) []byte {
-	b, err := os.ReadFile(filepath.Join(moduleRoot(t), "schema", "dsh-sdk-protocol.schema.json"))
+	b, err := os.ReadFile(filepath.Join(moduleRoot(t), "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
