@@ -127,10 +127,10 @@ func TestStreamRules(t *testing.T) {
 		{"error checked against JsonRpcError", true, []step{
 			{c2s, initReq(`"r1"`)}, {s2c, `{"jsonrpc":"2.0","id":"r1","error":{"code":"x","message":"m"}}`}},
 			"2:error.schema:error"},
-		{"bad params answered with an error: warning", true, []step{
+		{"bad params answered with an error: still an error", true, []step{
 			{c2s, `{"jsonrpc":"2.0","id":"r1","method":"initialize","params":{"cwd":"/w","provider":"p","model":"m","maxTokens":0}}`},
 			{s2c, errRes(`"r1"`)}},
-			"1:params.schema:warning"},
+			"1:params.schema:error"},
 		{"bad params answered with a result: error", true, []step{
 			{c2s, `{"jsonrpc":"2.0","id":"r1","method":"initialize","params":{"cwd":"/w","provider":"p","model":"m","maxTokens":0}}`},
 			{s2c, initRes(`"r1"`)}},
@@ -143,7 +143,7 @@ func TestStreamRules(t *testing.T) {
 			{c2s, `{"jsonrpc":"2.0","id":"r2","method":"no/such","params":{}}`}, {s2c, errRes(`"r2"`)}},
 			"3:method.unknown:warning"},
 		{"unknown notification", false, []step{{"", `{"jsonrpc":"2.0","method":"session.bogus","params":{}}`}},
-			"1:method.unknown:error"},
+			"1:method.unknown:warning"},
 		{"prompt overlap", true, []step{
 			{c2s, initReq(`"r1"`)}, {s2c, initRes(`"r1"`)}, {c2s, promptReq(`"r2"`, sid)}, {s2c, promptRes(`"r2"`)},
 			{c2s, promptReq(`"r3"`, sid)}, {s2c, promptRes(`"r3"`)}},
