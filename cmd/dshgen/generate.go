@@ -188,12 +188,16 @@ command that fixes it, and exits 1.`,
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name in every language")
 	choicesFlag(cmd, &langs, "lang", []string{"all"}, append(langNames(), "all"), "languages to generate: "+strings.Join(langNames(), ",")+" or all")
 	cmd.Flags().BoolVar(&check, "check", false, "do not write; exit 1 with a diff when the output directory is stale")
-	cmd.Flags().StringVar(&vectorsDir, "vectors", "", "also write the conformance vectors (valid.log, invalid.jsonl) into this directory (default for a shipped revision: its directory in the repository, "+defaultVectors+" for 0.0.1 and "+defaultVectors+"-0.2.1 for 0.2.1, when it exists)")
+	cmd.Flags().StringVar(&vectorsDir, "vectors", "", "also write the conformance vectors (valid.log, invalid.jsonl) into this directory (without --revision: revision 0.0.1's; default for a shipped revision: its directory in the repository, "+defaultVectors+" for 0.0.1 and "+defaultVectors+"-0.2.1 for 0.2.1, when it exists)")
 	cmd.Flags().StringVar(&goModule, "go-module", "", "also write go/<package>/go.mod declaring this module path (e.g. example.com/foo/dshproto), so the Go package builds outside this repository's module")
 	rootCmd.AddCommand(cmd)
 
 	rootCmd.Version = version
-	rootCmd.SetVersionTemplate("dshgen {{.Version}} (shipped revisions " + strings.Join(schema.Names(), ", ") + ")\n")
+	var revs []string
+	for _, r := range schema.Revisions() {
+		revs = append(revs, r.Name+" sha256 "+r.SHA256())
+	}
+	rootCmd.SetVersionTemplate("dshgen {{.Version}} (shipped revisions " + strings.Join(revs, ", ") + ")\n")
 }
 
 // layoutPrefix turns a path relative to the out root into a file prefix.
@@ -250,11 +254,8 @@ func generateJobs(cmd *cobra.Command, src *schemaFlags, outDir, vectorsDir strin
 		}
 		return []generateJob{{m: m, out: "out", prefix: layoutPrefix(rel), vectors: repoVectors(r)}}, nil
 	}
-	if vecFlag {
-		return nil, fmt.Errorf("--vectors names one directory: give --revision or --schema with it")
-	}
 	var jobs []generateJob
-	for _, r := range schema.Revisions() {
+	for i, r := range schema.Revisions() {
 		m, err := loadRevision(r, src.overlays, src.allowRefDirs)
 		if err != nil {
 			return nil, fmt.Errorf("revision %s: %w", r.Name, err)
@@ -263,7 +264,16 @@ func generateJobs(cmd *cobra.Command, src *schemaFlags, outDir, vectorsDir strin
 		if err != nil {
 			return nil, err
 		}
-		jobs = append(jobs, generateJob{m: m, out: outDir, prefix: layoutPrefix(rel), vectors: repoVectors(r)})
+		vec := repoVectors(r)
+		if vecFlag && i > 0 {
+			// --vectors names the default revision's directory; the
+			// others' are written only where the repository keeps them.
+			vec = ""
+			if st, err := os.Stat(r.VectorsDir); err == nil && st.IsDir() && len(src.overlays) == 0 {
+				vec = r.VectorsDir
+			}
+		}
+		jobs = append(jobs, generateJob{m: m, out: outDir, prefix: layoutPrefix(rel), vectors: vec})
 	}
 	return jobs, nil
 }
