@@ -57,6 +57,12 @@ and the invalid vectors, plus, for the shipped schema, every fixture in
 business: a frame that breaks only those still has to round-trip. Frames
 nesting deeper than 10000 levels are not held to it.
 
+Which schema: --revision NAME or --schema FILE; the default is 0.0.1 (as for
+validate). Without FILE, revision 0.0.1 also round-trips the shared real
+captures, 0.2.1 the PyPI reference captures (testdata/pypi/captures) and its
+evidence captures (schema/0.2.1/evidence/captures), when run at the
+repository root. The shipped revisions:
+` + revisionHelp() + `
 Exit status: 0 all conform, 1 a mismatch or a missed invalid vector, 2
 usage or setup error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {

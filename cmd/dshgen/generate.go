@@ -105,7 +105,13 @@ is never followed. Concurrent runs into one directory take turns.
 
 With --check nothing is written: the bindings are generated in memory and
 compared with the files under --out; drift prints a unified diff and the
-command that fixes it, and exits 1.`,
+command that fixes it, and exits 1.
+
+Which schema: without --revision and --schema, every shipped revision, each
+into its directory under --out (the repository keeps both: out/{go,python,ts}
+is 0.0.1, out/0.2.1/{go,python,ts} is 0.2.1, and --check checks both);
+--revision NAME one of them; --schema FILE any schema. The shipped revisions:
+` + revisionHelp(),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := src.check(); err != nil {

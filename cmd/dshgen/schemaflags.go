@@ -67,7 +67,11 @@ func addSchemaFlags(cmd *cobra.Command, sf *schemaFlags, defRev, why string) {
 	fs := cmd.Flags()
 	sf.set = fs
 	fs.StringVar(&sf.schema, "schema", "", "protocol schema `FILE` (JSON Schema draft 2020-12, 2019-09 or draft-07) instead of a shipped revision; conflicts with --revision")
-	addRevisionFlag(cmd, &sf.revision, defRev, "shipped revision to use: "+strings.Join(schema.Names(), " or ")+" (default "+defRev+": "+why+")")
+	def := "default " + defRev + ": " + why
+	if defRev == "" {
+		def = "default: " + why
+	}
+	addRevisionFlag(cmd, &sf.revision, defRev, "shipped revision `NAME` to use: "+strings.Join(schema.Names(), " or ")+" ("+def+")")
 	fs.StringArrayVar(&sf.overlays, "overlay", nil, "overlay `FILE` adding dshgen's x- keywords (x-methods, x-name, ...) to the schema by JSON pointer; repeatable, applied in order (see gen/schemadoc/README.md)")
 	addAllowRefDir(fs, &sf.allowRefDirs)
 }

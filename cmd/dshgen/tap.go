@@ -66,7 +66,15 @@ drained the tap exits, even if the client still holds stdin open.
 
 When validation falls more than --queue-bytes behind the traffic, the tap
 stops validating (both directions) and says so once (tap.validation-overflow);
-forwarding and the capture never wait for the validator.`,
+forwarding and the capture never wait for the validator.
+
+Which schema: --revision NAME (a shipped revision) or --schema FILE. The
+shipped revisions:
+` + revisionHelp() + `The default is 0.0.1 (the npm runtime's revision, the one existing captures
+and CI jobs were checked against); the PyPI runtime speaks 0.2.1 (--revision
+0.2.1), and its traffic checked against 0.0.1 gets findings that say so. The
+summary says which revision validation used. --baseline, --write-baseline
+and --rule work as for validate (gen/wire/validate/RULES.md).`,
 	Example: `  dshgen tap --capture run.log -- node server.js
   DSH_SERVER_CMD='dshgen tap --capture /tmp/$DSH_SCENARIO.log --report /tmp/$DSH_SCENARIO.report -- ../shared/real-runtime/start-runtime.sh'`,
 	Args:                  cobra.ArbitraryArgs,
