@@ -85,6 +85,13 @@ mypy_check() { # mypy_check [--python-version X]
 		out/python/dshproto testdata/python/example.py)
 }
 
+# Revision 0.2.1's bindings (out/0.2.1/python, schema/README.md): the same
+# strict checks on the package alone.
+mypy_check_021() {
+	(cd "$ROOT/out/0.2.1/python" && "$VENV/bin/mypy" --strict --no-incremental --cache-dir=/dev/null "$@" dshproto) &&
+		"$VENV/bin/ruff" check --no-cache "$ROOT/out/0.2.1/python"
+}
+
 pyright_check() {
 	local cfg=$WORK/pyrightconfig.json
 	cat >"$cfg" <<JSON
@@ -136,6 +143,8 @@ step "pytest testdata/python/tests (fixtures round trip, cases, bad input, real 
 step "ruff check (out/python, example.py)" ruff_check
 step "mypy --strict" mypy_check
 step "mypy --strict --python-version 3.10" mypy_check --python-version 3.10
+step "mypy --strict and ruff on out/0.2.1/python (revision 0.2.1)" mypy_check_021
+step "mypy --strict --python-version 3.10 on out/0.2.1/python" mypy_check_021 --python-version 3.10
 step "pyright --strict" pyright_check
 step "pip install out/python into a fresh venv" fresh_install
 step "typed example runs on a real capture" example_run
