@@ -574,7 +574,9 @@ func TestTapCLIBaselineAndRevision(t *testing.T) {
 	}
 	bl := filepath.Join(t.TempDir(), "b.jsonl")
 	run := func(args ...string) (int, string) {
-		argv, env := helperArgs("emit-file", "TAP_FILE="+filepath.Join(fx, "server-to-client.jsonl"))
+		// replay-log answers each request only after reading it, so
+		// the tap sees every response after its request.
+		argv, env := helperArgs("replay-log", "TAP_FILE="+filepath.Join(fx, "interleaved.log"))
 		r := startTap(t, env, append(args, append([]string{"--"}, argv...)...)...)
 		r.stdin.Write(client)
 		r.stdin.Close()
