@@ -11,7 +11,7 @@ import (
 // BenchmarkEmit times each emitter on the shipped schema (the model loaded
 // once); BenchmarkLoad the loader. go test -bench . ./gen/emit
 func BenchmarkEmit(b *testing.B) {
-	m, err := ir.Load(filepath.Join(root, "schema", "dsh-sdk-protocol.schema.json"))
+	m, err := ir.Load(filepath.Join(root, "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func BenchmarkEmit(b *testing.B) {
 
 func BenchmarkLoad(b *testing.B) {
 	for range b.N {
-		if _, err := ir.Load(filepath.Join(root, "schema", "dsh-sdk-protocol.schema.json")); err != nil {
+		if _, err := ir.Load(filepath.Join(root, "schema", "0.0.1", "dsh-sdk-protocol.schema.json")); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -284,7 +284,7 @@ func TestGoldenTS(t *testing.T) {
 			writeFile(t, filepath.Join(out, "ts", "src", "zz-check.ts"), check)
 		}
 	}
-	m, err := ir.Load(filepath.Join(root, "schema", "dsh-sdk-protocol.schema.json"))
+	m, err := ir.Load(filepath.Join(root, "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

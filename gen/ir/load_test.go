@@ -152,7 +152,7 @@ func TestCase13Cycles(t *testing.T) {
 
 // The shipped schema loads and has the whole vocabulary.
 func TestShippedSchema(t *testing.T) {
-	m, err := Load(filepath.Join("..", "..", "schema", "dsh-sdk-protocol.schema.json"))
+	m, err := Load(filepath.Join("..", "..", "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -262,7 +262,9 @@ func CheckInvalid(v *validate.Validator, vectors []Invalid) []string {
 		found := false
 		var got []string
 		for _, f := range res.Findings {
-			if f.Line == last && f.Severity == validate.Error {
+			// The labelled rule must flag it: an error, or a warning for
+			// the rules whose findings are warnings (method.unknown).
+			if f.Line == last && (f.Severity == validate.Error || f.Severity == validate.Warning) {
 				got = append(got, f.Rule)
 				if f.Rule == x.Rule {
 					found = true

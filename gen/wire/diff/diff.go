@@ -443,6 +443,7 @@ func (d *differ) compareObject(o, n *ir.Type, s site) {
 			d.emit("optional-member-added", ms, 0, true, false, "optional member %q was added", g.Wire)
 		}
 	}
+	d.forbidden(o, n, s, of, nf)
 	if !o.Closed && !n.Closed && (o.Extra != nil || n.Extra != nil) {
 		any := &ir.TypeRef{Kind: ir.RefJSON}
 		oe, ne := o.Extra, n.Extra
@@ -455,6 +456,104 @@ func (d *differ) compareObject(o, n *ir.Type, s site) {
 		es := s.child(".*", "/additionalProperties", "additionalProperties")
 		d.compareRef(oe, ne, es)
 	}
+}
+
+// forbidden compares the members each revision forbids with a not
+// assertion (forbiddenMembers): a member the old revision could carry (it
+// declared it, or the object was open) that the new one forbids, and the
+// reverse.
+func (d *differ) forbidden(o, n *ir.Type, s site, of, nf map[string]*ir.Field) {
+	ofb := forbiddenMembers(d.oraw.node(o.Pointer), o.Pointer)
+	nfb := forbiddenMembers(d.nraw.node(n.Pointer), n.Pointer)
+	for _, m := range sortedKeys(nfb) {
+		if _, was := ofb[m]; was || (of[m] == nil && o.Closed) {
+			continue
+		}
+		oldPtr := o.Pointer
+		if f := of[m]; f != nil {
+			oldPtr = f.Pointer
+		}
+		ms := site{subject: s.subject + "." + m, oldPtr: oldPtr, newPtr: nfb[m], dirs: s.dirs}
+		d.emit("member-forbidden", ms, 0, false, false, "member %q is now forbidden (%s)", m, strings.TrimPrefix(nfb[m], n.Pointer+"/"))
+	}
+	for _, m := range sortedKeys(ofb) {
+		if _, still := nfb[m]; still || (nf[m] == nil && n.Closed) {
+			continue
+		}
+		newPtr := n.Pointer
+		if g := nf[m]; g != nil {
+			newPtr = g.Pointer
+		}
+		ms := site{subject: s.subject + "." + m, oldPtr: ofb[m], newPtr: newPtr, dirs: s.dirs}
+		d.emit("member-unforbidden", ms, 0, false, false, "member %q was forbidden (%s) and is now allowed", m, strings.TrimPrefix(ofb[m], o.Pointer+"/"))
+	}
+}
+
+// forbiddenMembers returns the members an object schema node forbids, by
+// name, each with the pointer of its assertion: "not": {"required": [m,
+// ...]} (the object may not have all of them: with one name, m is
+// forbidden), "not": {"anyOf": [{"required": [m]}, ...]} (none of them),
+// on the node itself or inside its allOf, recursively.
+func forbiddenMembers(n any, ptr string) map[string]string {
+	out := map[string]string{}
+	var walk func(node map[string]any, at string, depth int)
+	walk = func(node map[string]any, at string, depth int) {
+		if node == nil || depth > 8 {
+			return
+		}
+		if not, ok := node["not"].(map[string]any); ok {
+			if req := requiredOnly(not); len(req) == 1 {
+				out[req[0]] = at + "/not"
+			}
+			if alts, ok := not["anyOf"].([]any); ok && len(not) == 1 {
+				for i, a := range alts {
+					am, _ := a.(map[string]any)
+					for _, r := range requiredOnly(am) {
+						out[r] = fmt.Sprintf("%s/not/anyOf/%d", at, i)
+					}
+				}
+			}
+		}
+		if all, ok := node["allOf"].([]any); ok {
+			for i, a := range all {
+				am, _ := a.(map[string]any)
+				walk(am, fmt.Sprintf("%s/allOf/%d", at, i), depth+1)
+			}
+		}
+	}
+	m, _ := n.(map[string]any)
+	walk(m, ptr, 0)
+	return out
+}
+
+// requiredOnly returns the names of a schema that is only {"required":
+// [...]} (with an optional description), else nil.
+func requiredOnly(m map[string]any) []string {
+	if m == nil {
+		return nil
+	}
+	for k := range m {
+		if k != "required" && k != "description" && k != "$comment" {
+			return nil
+		}
+	}
+	req, _ := m["required"].([]any)
+	var out []string
+	for _, r := range req {
+		if s, ok := r.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (d *differ) compareField(ot, nt *ir.Type, f, g *ir.Field, s site) {

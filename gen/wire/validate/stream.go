@@ -332,7 +332,9 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
 
 // commit runs the checks that depend on the frames before: it must see the
 // stream's frames in order, one at a time.
-func (s *Stream) commit(p *prepared) (out []Finding) {
+func (s *Stream) commit(p *prepared) []Finding { return s.v.policy(s.commitRaw(p)) }
+
+func (s *Stream) commitRaw(p *prepared) (out []Finding) {
 	c := &p.c
 	defer func() {
 		if r := recover(); r != nil {
@@ -867,9 +869,11 @@ func (s *Stream) response(p *prepared) {
 		code = jsonText(e["code"])
 	}
 	for _, f := range req.deferred {
-		if hasErr && f.Severity == Error {
-			f.Severity = Warning
-			f.Message += fmt.Sprintf(" (the peer rejected the request with error %s at line %d)", code, c.line.Num)
+		// Same cause, same severity: what the peer answered is context.
+		if hasErr {
+			f.Message += fmt.Sprintf(" (the peer answered with error %s at line %d)", code, c.line.Num)
+		} else {
+			f.Message += fmt.Sprintf(" (the peer answered with a success response at line %d)", c.line.Num)
 		}
 		c.out = append(c.out, f)
 	}
@@ -886,7 +890,9 @@ func (s *Stream) response(p *prepared) {
 // Close ends the stream and returns the findings that only its end can
 // tell: the held findings of requests that got no response, and (when both
 // directions are visible) one info per unanswered request.
-func (s *Stream) Close() []Finding {
+func (s *Stream) Close() []Finding { return s.v.policy(s.closeRaw()) }
+
+func (s *Stream) closeRaw() []Finding {
 	if s.closed {
 		return nil
 	}

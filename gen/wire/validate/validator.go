@@ -33,9 +33,17 @@ type Options struct {
 	// of different sessions merged under one placeholder session id are
 	// told apart by their seq. Nothing else is relaxed.
 	Snapshot bool
-	// PromptOverlap is the severity of state.prompt-overlap: Error (the
-	// default, "" means Error), Warning, Info or Off.
+	// PromptOverlap is the severity of state.prompt-overlap: Error,
+	// Warning, Info or Off; "" leaves it to the schema's
+	// x-dshgen-rule-severity (revision 0.2.1: off, its runtime queues a
+	// second prompt), else the rule's default (error).
 	PromptOverlap Severity
+	// Rules sets rules' severities by id (--rule ID=SEV); Off drops the
+	// rule's findings. It wins over PromptOverlap and the schema's
+	// x-dshgen-rule-severity.
+	Rules map[string]Severity
+	// Baseline marks the findings it accepts as Baselined (nil: none).
+	Baseline *Baseline
 	// FullCauses reports every leaf of the validation library's error tree,
 	// unfiltered (for debugging the schema); off by default.
 	FullCauses bool
@@ -86,10 +94,7 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 	if model == nil {
 		return nil, fmt.Errorf("validate: nil model")
 	}
-	if opts.PromptOverlap == "" {
-		opts.PromptOverlap = Error
-	}
-	if _, ok := ParseSeverity(string(opts.PromptOverlap)); !ok {
+	if _, ok := ParseSeverity(string(opts.PromptOverlap)); !ok && opts.PromptOverlap != "" {
 		return nil, fmt.Errorf("validate: bad prompt-overlap severity %q", opts.PromptOverlap)
 	}
 	if model.Source() == nil {
