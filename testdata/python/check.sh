@@ -142,7 +142,11 @@ if [ "${1:-}" = --install ]; then
 	echo "DSHGEN_PY_WORK=$WORK"
 	exit 0
 fi
-step "go test ./gen/emit/python, ./gen/emit (golden files, determinism, import, mypy of every case)" go_tests
+if [ -n "${DSHGEN_CI_RUNS_GO_TESTS:-}" ]; then
+	echo "=== go test ./gen/emit/python, ./gen/emit: in the go tests stage of .ci/run (same tests, same tools)"
+else
+	step "go test ./gen/emit/python, ./gen/emit (golden files, determinism, import, mypy of every case)" go_tests
+fi
 step "out/python up to date with the emitter" up_to_date
 step "pytest testdata/python/tests (fixtures round trip, cases, bad input, real client)" pytest_suite
 step "ruff check (out/python, example.py)" ruff_check
