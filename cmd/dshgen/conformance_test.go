@@ -221,6 +221,7 @@ const kvSchema = `{
 // protocol is checked too (a frame that is not valid is named with why);
 // and the MCP subset of testdata/second-protocol.
 func TestConformanceOutsideRepository(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	langs := langsHere(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "kv.schema.json"), []byte(kvSchema), 0o644); err != nil {
@@ -270,5 +271,30 @@ func TestConformanceNoTypeScript(t *testing.T) {
 	code, stdout, stderr := runDshgenEnv(t, t.TempDir(), []string{"DSHGEN_TYPESCRIPT="}, "conformance", "--lang", "ts")
 	if code != 2 || !strings.Contains(stderr, "ts driver: did not start") || !strings.Contains(stderr, "npm install typescript") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestConformanceRevision021: the committed 0.2.1 bindings (out/0.2.1)
+// round-trip, in every language that can run here, the 0.2.1 vectors, the
+// PyPI reference captures (testdata/pypi/captures) and the schema's
+// evidence captures; the validator catches every invalid vector.
+func TestConformanceRevision021(t *testing.T) {
+	langs := []string{"go"}
+	for _, l := range []string{"python", "ts"} {
+		if haveLang(t, l) {
+			langs = append(langs, l)
+		}
+	}
+	code, stdout, stderr := runDshgenEnv(t, repoRoot(t), nil, "conformance", "--revision", "0.2.1", "--out", "out/0.2.1", "--lang", strings.Join(langs, ","))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	var per []string
+	for _, l := range langs {
+		per = append(per, l+" 1582/1582")
+	}
+	want := "36 files, 1595 frames, 1582 valid; round-tripped: " + strings.Join(per, ", ") + "; invalid vectors caught: 37/37"
+	if !strings.Contains(stdout, want) {
+		t.Errorf("want %q in:\n%s", want, stdout)
 	}
 }

@@ -343,7 +343,7 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 	for _, n := range r.pyMethods.Sorted() {
 		c.claim("methods", LangPython, n, r.pyMethods[n], root)
 	}
-	l.claimSDKTypes(c)
+	l.claimSDKTypes(c, m)
 	schemaJSON := false // the schema's any-JSON type takes the runtime's JsonValue (see unknownVariants)
 	for _, t := range m.Decls {
 		schemaJSON = schemaJSON || t.Names[LangTS] == tsJSONValue

@@ -178,6 +178,9 @@ func buildSDK(methods []*Method, ids IDStyle) *SDK {
 	r := mustReserved()
 	for _, me := range methods {
 		base := me.nameBase
+		if base == "" { // a method inferred from the schema's own conventions (methods_infer.go)
+			base = me.Name
+		}
 		sm := &SDKMethod{Method: me}
 		sm.Call[LangGo] = goPascal(base)
 		sm.Call[LangPython] = escapeIf(snake(base), r.pyAttrs)
@@ -186,10 +189,10 @@ func buildSDK(methods []*Method, ids IDStyle) *SDK {
 		sm.Handler[LangPython] = "on_" + snake(base)
 		sm.Handler[LangTS] = "on" + pascal(base)
 		s.Methods = append(s.Methods, sm)
-		if me.Direction == ClientToServer || me.Direction == dirBoth {
+		if me.Direction == ClientToServer || me.Direction == Both {
 			s.Client.sends(sm, s.Server)
 		}
-		if me.Direction == ServerToClient || me.Direction == dirBoth {
+		if me.Direction == ServerToClient || me.Direction == Both {
 			s.Server.sends(sm, s.Client)
 		}
 	}
@@ -206,10 +209,6 @@ func (side *Side) sends(sm *SDKMethod, peer *Side) {
 	side.Notifies = append(side.Notifies, sm)
 	peer.Handles = append(peer.Handles, sm)
 }
-
-// dirBoth is the direction of a method either side may send (MCP's ping,
-// progress and cancellation notifications).
-const dirBoth Direction = "both"
 
 // lowerFirst turns a PascalCase name into camelCase: "SessionPrompt" →
 // sessionPrompt; a leading capital run is lowered whole, but for its last
@@ -235,8 +234,12 @@ func lowerFirst(s string) string {
 }
 
 // claimSDKTypes claims the SDK's type names in the package namespaces
-// (before the schema's types, as the runtimes' names are).
-func (l *loader) claimSDKTypes(c *collisions) {
+// (before the schema's types, as the runtimes' names are); a schema
+// without methods gets no SDK.
+func (l *loader) claimSDKTypes(c *collisions, m *Model) {
+	if len(m.Methods) == 0 {
+		return // no method, no SDK printed
+	}
 	for _, lang := range Langs {
 		for _, n := range sdkTypes[lang] {
 			c.claim("types", lang, n, "the generated SDK's "+n, loc{Doc: l.set.Root()})

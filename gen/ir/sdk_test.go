@@ -67,8 +67,8 @@ func TestSDKShippedSchema(t *testing.T) {
 // handler on both sides.
 func TestSDKBothDirections(t *testing.T) {
 	ms := []*Method{
-		{Name: "ping", Kind: Request, Direction: dirBoth, nameBase: "ping"},
-		{Name: "notifications/progress", Kind: Notification, Direction: dirBoth, nameBase: "notifications/progress"},
+		{Name: "ping", Kind: Request, Direction: Both, nameBase: "ping"},
+		{Name: "notifications/progress", Kind: Notification, Direction: Both, nameBase: "notifications/progress"},
 		{Name: "sampling/createMessage", Kind: Request, Direction: ServerToClient, nameBase: "sampling/createMessage"},
 	}
 	s := buildSDK(ms, IDStyle{Mint: IDCounter})
@@ -154,8 +154,12 @@ func TestSDKCollisions(t *testing.T) {
 	if c := m.SDK.Methods[0].Call; c != (Names{"CloseSession", "close_session", "closeSession"}) {
 		t.Errorf("x-name: %v", c)
 	}
-	_, err = loadDoc(t, `{"$defs": {"Client": {"type": "object", "properties": {}}}}`)
+	_, err = loadDoc(t, `{"x-methods": {"go": {"kind": "notification", "direction": "server-to-client", "params": {"$ref": "#/$defs/Client"}}},
+		"$defs": {"Client": {"type": "object", "properties": {}}}}`)
 	if err == nil || !strings.Contains(err.Error(), "name collision in Go (Client), TypeScript (Client): the generated SDK's Client and /$defs/Client") {
 		t.Errorf("type Client: %v", err)
+	}
+	if _, err := loadDoc(t, `{"$defs": {"Client": {"type": "object", "properties": {}}}}`); err != nil {
+		t.Errorf("a schema without methods has no SDK, so a type Client is fine: %v", err)
 	}
 }
