@@ -47,7 +47,7 @@ func (sf *schemaFlags) changed() bool {
 // is not there (dshgen run outside the repository); both go through the
 // same reader and guards.
 func (sf *schemaFlags) load() (*ir.Model, error) {
-	src := ir.Source{Path: sf.schema, Overlays: sf.overlays, AllowRefDirs: sf.allowRefDirs}
+	src := ir.Source{Path: sf.schema, Overlays: sf.overlays, AllowRefDirs: sf.allowRefDirs, Verified: schema.Verified()}
 	if sf.schema == schema.Path {
 		if _, err := os.Stat(sf.schema); errors.Is(err, os.ErrNotExist) {
 			src.Path, src.Bytes = schema.FileName, schema.Bytes()

@@ -492,8 +492,9 @@ func (s *Stream) checkID(c *frameCtx, idv any) {
 	name := "a JSON-RPC 2.0 id"
 	if v.idType != nil {
 		name = "a valid " + v.idType.Name
-		if ok && !v.fastAccepts(v.idType, idv) && len(v.libraryIssues(v.idSchema, idv)) > 0 {
-			ok = false
+		if ok && !v.fastAccepts(v.idType, idv) {
+			sch, err := v.schemaAt(v.idType.Pointer)
+			ok = err == nil && len(v.libraryIssues(sch, idv)) == 0
 		}
 	}
 	if !ok {
@@ -564,11 +565,7 @@ func (s *Stream) params(c *frameCtx, obj map[string]any, m *ir.Method) []Finding
 		}
 		return []Finding{c.finding(RuleParams, "", "/params", m.Params.Pointer, "", fmt.Sprintf("params missing (required by %s: %s)", m.Name, m.Params.Name))}
 	}
-	sch, err := s.v.schemaAt(m.Params.Pointer)
-	if err != nil {
-		return []Finding{c.finding(RuleParams, "", "/params", m.Params.Pointer, "", err.Error())}
-	}
-	return c.issues(RuleParams, "/params", s.v.checkValue(sch, m.Params, p))
+	return c.issues(RuleParams, "/params", s.v.checkValue(nil, m.Params, p))
 }
 
 func hasErrors(fs []Finding) bool {
@@ -698,8 +695,8 @@ func (s *Stream) responseShape(p *prepared) {
 	}
 	if hasErr {
 		var is []issue
-		if v.errSchema != nil {
-			is = v.checkValue(v.errSchema, v.errType, errv)
+		if v.errType != nil {
+			is = v.checkValue(nil, v.errType, errv)
 		}
 		c.out = append(c.out, c.issues(RuleError, "/error", withGeneric(is, errorObjectIssues(errv)))...)
 	}
@@ -807,9 +804,7 @@ func (s *Stream) response(p *prepared) {
 		c.dir = opposite(req.dir)
 	}
 	if !hasErr && hasRes && req.m != nil && req.m.Result != nil {
-		if sch, err := v.schemaAt(req.m.Result.Pointer); err == nil {
-			c.out = append(c.out, c.issues(RuleResult, "/result", v.checkValue(sch, req.m.Result, res))...)
-		}
+		c.out = append(c.out, c.issues(RuleResult, "/result", v.checkValue(nil, req.m.Result, res))...)
 	}
 	code := ""
 	if e, ok := errv.(map[string]any); ok {

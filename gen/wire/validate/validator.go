@@ -53,10 +53,8 @@ type Validator struct {
 	// walker that reports unknown tags only descends into those).
 	openReach map[*ir.Type]bool
 
-	idSchema  *jsonschema.Schema // JsonRpcId, if the schema has it
-	idType    *ir.Type
-	errSchema *jsonschema.Schema // JsonRpcError, if the schema has it
-	errType   *ir.Type
+	idType  *ir.Type // JsonRpcId, if the schema has it
+	errType *ir.Type // JsonRpcError, if the schema has it
 
 	methods     map[string]*ir.Method
 	methodNames string // sorted, for messages
@@ -102,13 +100,19 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 		}
 	}
 	v.openReach = openReach(model)
+	// A schema whose every file is a verified shipped one (it compiles:
+	// gen/schemadoc Source.Verified) is compiled by the library on first
+	// use, for the first value the fast check does not accept; any other
+	// is compiled here, so that a schema the library refuses is an error
+	// before the first frame.
+	lazy := model.Source().Verified()
 	var names []string
 	v.methods = map[string]*ir.Method{}
 	for _, m := range model.Methods {
 		names = append(names, m.Name)
 		v.methods[m.Name] = m
 		for _, t := range []*ir.Type{m.Params, m.Result} {
-			if t == nil {
+			if t == nil || lazy {
 				continue
 			}
 			if _, err := v.schemaAt(t.Pointer); err != nil {
@@ -118,19 +122,15 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 	}
 	sort.Strings(names)
 	v.methodNames = strings.Join(names, ", ")
-	if t := model.TypeByName("JsonRpcId"); t != nil {
-		s, err := v.schemaAt(t.Pointer)
-		if err != nil {
+	v.idType = model.TypeByName("JsonRpcId")
+	v.errType = model.TypeByName("JsonRpcError")
+	for _, t := range []*ir.Type{v.idType, v.errType} {
+		if t == nil || lazy {
+			continue
+		}
+		if _, err := v.schemaAt(t.Pointer); err != nil {
 			return nil, err
 		}
-		v.idSchema, v.idType = s, t
-	}
-	if t := model.TypeByName("JsonRpcError"); t != nil {
-		s, err := v.schemaAt(t.Pointer)
-		if err != nil {
-			return nil, err
-		}
-		v.errSchema, v.errType = s, t
 	}
 	if err := v.compileRuleSets(); err != nil {
 		return nil, err
@@ -194,7 +194,9 @@ type issue struct {
 
 // checkValue validates val (a decoded JSON value, numbers as json.Number)
 // against s, whose IR type is t (may be nil), and returns the issues: the
-// pruned library errors plus the unknown tags of open unions.
+// pruned library errors plus the unknown tags of open unions. A nil s is
+// compiled from t when the library is needed (the fast check did not
+// accept val).
 func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issue {
 	var out []issue
 	fv := unknown
@@ -219,6 +221,14 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issu
 			out = append(out, issue{msg: fmt.Sprintf("does not match %s; it nests more than %d levels deep, so the detailed report is skipped", name, MaxReportDepth)})
 		} else {
 			out = append(out, issue{sev: Warning, msg: fmt.Sprintf("not checked against %s: it nests more than %d levels deep", name, MaxReportDepth)})
+		}
+	} else if s == nil && t == nil {
+		out = append(out, issue{msg: "validate: no schema to check against"})
+	} else if s == nil {
+		if sch, err := v.schemaAt(t.Pointer); err != nil {
+			out = append(out, issue{msg: err.Error()})
+		} else {
+			out = append(out, v.libraryIssues(sch, val)...)
 		}
 	} else {
 		out = append(out, v.libraryIssues(s, val)...)
