@@ -250,9 +250,15 @@ type prepared struct {
 	crlf  bool
 	kind  frameKind
 	obj   map[string]any
-	name  string
-	idv   any
-	m     *ir.Method
+	// params: what the rule sets read of the params (project.go).
+	params map[string]any
+	// paramsOK: params kept as bytes were read by the plan or decoded
+	// (they are JSON); redo: they or the result are not, and the frame
+	// is prepared again, decoded in full.
+	paramsOK, redo bool
+	name           string
+	idv            any
+	m              *ir.Method
 	// held: method.unknown and params findings of a request or
 	// notification (a request's wait for its response).
 	held []Finding
@@ -260,7 +266,19 @@ type prepared struct {
 
 // prep runs the frame-local checks. It only reads the Stream's
 // configuration and the Validator, so it is safe to call concurrently.
-func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
+func (s *Stream) prep(dir ir.Direction, l *frame.Line) *prepared {
+	p := s.prepWith(dir, l, !s.v.noPlan)
+	if p.redo {
+		// The frame's params or result are not JSON: decoded in full,
+		// for the decoder's message about the frame.
+		p = s.prepWith(dir, l, false)
+	}
+	return p
+}
+
+// prepWith is prep, with the byte plan (params and result kept as bytes)
+// or without.
+func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepared) {
 	p = &prepared{line: *l}
 	p.c = frameCtx{s: s, line: &p.line, dir: dir}
 	c := &p.c
@@ -293,7 +311,8 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
 		c.add(RuleFrameTooLarge, "", "", fmt.Sprintf("frame of %s exceeds the limit of %s (--max-frame-bytes); frame skipped", Count(int(l.Size), "byte"), Count(int(s.maxFrame()), "byte")))
 		return p
 	}
-	if !utf8.Valid(data) {
+	utf8ok := utf8.Valid(data)
+	if !utf8ok {
 		col := 0
 		for i := 0; i < len(data); {
 			r, n := utf8.DecodeRune(data[i:])
@@ -305,10 +324,19 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
 		}
 		c.add(RuleFrameUTF8, "", "", fmt.Sprintf("frame is not valid UTF-8 (first bad byte at column %d); checked with U+FFFD in its place", col))
 	}
-	val, err := decodeJSONIntern(data, s.v.intern)
-	if err != nil {
-		c.add(RuleFrameJSON, "", "", "not JSON: "+err.Error()+" (receivers drop the line)")
-		return p
+	var val any
+	if s.valueType == nil && !s.v.opts.Snapshot && utf8ok && plan {
+		// The common case: params and result stay bytes (project.go).
+		if obj, ok := decodeEnvelope(data, s.v.intern); ok {
+			val = obj
+		}
+	}
+	if val == nil {
+		var err error
+		if val, err = decodeJSONIntern(data, s.v.intern); err != nil {
+			c.add(RuleFrameJSON, "", "", "not JSON: "+err.Error()+" (receivers drop the line)")
+			return p
+		}
 	}
 	if s.valueType != nil {
 		c.out = append(c.out, c.issues(RuleValue, "", s.v.checkValue(s.valueSchema, s.valueType, val))...)
@@ -321,6 +349,27 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
 	}
 	p.obj = obj
 	s.envelope(p)
+	if p.redo {
+		return p
+	}
+	// Members kept as bytes were found, not checked (decodeEnvelope):
+	// what the plan or the decoder did not read is checked here.
+	if raw, ok := obj["params"].(rawJSON); ok && !p.paramsOK && skip(raw, 0, 1) != len(raw) {
+		p.redo = true
+		return p
+	}
+	if raw, ok := obj["result"].(rawJSON); ok && skip(raw, 0, 1) != len(raw) {
+		p.redo = true
+		return p
+	}
+	if len(s.rs) > 0 && (p.kind == kindRequest || p.kind == kindNotification) {
+		switch x := obj["params"].(type) {
+		case rawJSON:
+			p.params = s.v.paramsFor(p.name, x)
+		case map[string]any:
+			p.params = x
+		}
+	}
 	return p
 }
 
@@ -550,6 +599,16 @@ func (s *Stream) method(p *prepared, isRequest bool) {
 	case !isRequest && m.Kind == ir.Request:
 		c.add(RuleMethodKind, "", "", fmt.Sprintf("%q is a request but was sent as a notification (without an id)", name))
 	}
+	if raw, ok := p.obj["params"].(rawJSON); ok {
+		is, ok := s.v.checkRaw(m.Params, raw)
+		if !ok {
+			p.redo = true
+			return
+		}
+		p.paramsOK = true
+		p.held = append(p.held, c.issues(RuleParams, "/params", is)...)
+		return
+	}
 	p.held = append(p.held, s.params(c, p.obj, m)...)
 }
 
@@ -579,8 +638,7 @@ func hasErrors(fs []Finding) bool {
 
 func (s *Stream) request(p *prepared) {
 	c, name, held := &p.c, p.name, p.held
-	params, _ := p.obj["params"].(map[string]any)
-	f := &rsFrame{c: c, s: s, params: params}
+	f := &rsFrame{c: c, s: s, params: p.params}
 	var key string
 	switch {
 	case !s.cfg.Both:
@@ -637,7 +695,7 @@ func (s *Stream) request(p *prepared) {
 func (s *Stream) notification(p *prepared) {
 	c := &p.c
 	c.out = append(c.out, p.held...)
-	params, _ := p.obj["params"].(map[string]any)
+	params := p.params
 	if p.m != nil && params != nil {
 		// The rule sets' state rules run on frames whose params are valid;
 		// a frame with a params error gets that one finding (the sets may
@@ -804,7 +862,12 @@ func (s *Stream) response(p *prepared) {
 		c.dir = opposite(req.dir)
 	}
 	if !hasErr && hasRes && req.m != nil && req.m.Result != nil {
-		c.out = append(c.out, c.issues(RuleResult, "/result", v.checkValue(nil, req.m.Result, res))...)
+		if raw, ok := res.(rawJSON); ok {
+			is, _ := v.checkRaw(req.m.Result, raw) // JSON: checked in prep
+			c.out = append(c.out, c.issues(RuleResult, "/result", is)...)
+		} else {
+			c.out = append(c.out, c.issues(RuleResult, "/result", v.checkValue(nil, req.m.Result, res))...)
+		}
 	}
 	code := ""
 	if e, ok := errv.(map[string]any); ok {

@@ -70,6 +70,13 @@ type Validator struct {
 	// openDispatched: the fast check dispatches every open union by its tag
 	// (and so counts the fallbacks it takes).
 	openDispatched bool
+	// reads is what the rule sets read of each method's params (nil:
+	// nothing); readAll: a set reads every method's whole params
+	// (project.go).
+	reads   map[string]*proj
+	readAll bool
+	// noPlan turns the byte plan off (benchmarks compare).
+	noPlan bool
 	// intern holds the schema's member names and string literals, reused
 	// by the decoder instead of allocating each occurrence.
 	intern map[string]string
@@ -145,6 +152,7 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 		}
 	}
 	v.intern = internTable(model)
+	v.compileReads()
 	return v, nil
 }
 
@@ -244,6 +252,27 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issu
 		out = v.dropPlaceholders(out, val)
 	}
 	return group(out)
+}
+
+// checkRaw is checkValue for a value still in its bytes: when the byte
+// plan accepts it (and took no fallback branch that the walker would
+// report), there is nothing to report and nothing is decoded; anything
+// else is decoded and checked by checkValue. ok is false when raw is not
+// JSON.
+func (v *Validator) checkRaw(t *ir.Type, raw rawJSON) (is []issue, ok bool) {
+	if t != nil && !v.opts.Snapshot {
+		if n := v.fast[t.Pointer]; n != nil {
+			fb := 0
+			if n.scanValue(raw, &fb) == accept && (!v.openReach[t] || (fb == 0 && v.openDispatched)) {
+				return nil, true
+			}
+		}
+	}
+	val, err := decodeJSON(raw)
+	if err != nil {
+		return nil, false
+	}
+	return v.checkValue(nil, t, val), true
 }
 
 // libraryIssues validates val with the library: every number in it that is
