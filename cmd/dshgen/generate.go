@@ -112,6 +112,9 @@ command that fixes it, and exits 1.`,
 			if err != nil {
 				return usageErr(err)
 			}
+			// Meta-validated: the library's compiled form is not needed
+			// to print (the vectors compile what they use again).
+			m.Source().ReleaseCompiled()
 			if goModule != "" {
 				if err := module.CheckImportPath(goModule); err != nil {
 					return usageErr(fmt.Errorf("--go-module: %w", err))
