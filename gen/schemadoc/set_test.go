@@ -273,3 +273,19 @@ func TestVerifiedSkipsMetaValidation(t *testing.T) {
 		t.Error("a document not verified: meta-validation was skipped")
 	}
 }
+
+// TestLimitScale: DSHGEN_SCHEMA_LIMIT_SCALE (read once at start, here set
+// directly) lifts the per-file cap; without it the same file is refused.
+func TestLimitScale(t *testing.T) {
+	big := `{"$defs": {"A": {"description": "` + strings.Repeat("x", MaxFileBytes) + `"}}}`
+	dir := write(t, t.TempDir(), map[string]string{"big.json": big})
+	path := filepath.Join(dir, "big.json")
+	if _, err := Open(Source{Path: path}, nil); err == nil {
+		t.Fatal("a file over MaxFileBytes was read")
+	}
+	defer func(n int64) { limitScale = n }(limitScale)
+	limitScale = 2
+	if _, err := Open(Source{Path: path}, nil); err != nil {
+		t.Fatalf("with the caps doubled: %v", err)
+	}
+}
