@@ -16,8 +16,10 @@ factors=("$@")
 go build -o "$work/dshgen" ./cmd/dshgen
 export DSHGEN_SCHEMA_LIMIT_SCALE=1024
 printf '%-7s %10s %8s %8s %9s %11s %11s\n' factor "schema MB" "wall s" "CPU s" "RSS MB" "CPU/linear" "RSS/linear"
+# The default revision's schema (schema/schema.go's Default).
+schema=schema/$(sed -n 's/^const Default = "\(.*\)"$/\1/p' schema/schema.go)/dsh-sdk-protocol.schema.json
 for f in "${factors[@]}"; do
-  python3 gen/emit/bench/scale.py schema/dsh-sdk-protocol.schema.json "$f" "$work/s$f.json"
+  python3 gen/emit/bench/scale.py "$schema" "$f" "$work/s$f.json"
   /usr/bin/time -v -o "$work/t$f" "$work/dshgen" generate --schema "$work/s$f.json" --out "$work/o$f" >/dev/null
   mb=$(stat -c %s "$work/s$f.json")
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$work/t$f")

@@ -19,7 +19,8 @@ reps=${2:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$root"
-schema=schema/dsh-sdk-protocol.schema.json
+# The default revision's schema (schema/schema.go's Default).
+schema=schema/$(sed -n 's/^const Default = "\(.*\)"$/\1/p' schema/schema.go)/dsh-sdk-protocol.schema.json
 
 DSHGEN_BENCH_MB=$mb DSHGEN_BENCH_OUT=$work/corpus.jsonl go test -count=1 -run TestWriteBenchCorpus ./gen/wire/validate/ >/dev/null
 go build -o "$work/dshgen" ./cmd/dshgen
