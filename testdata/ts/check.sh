@@ -31,7 +31,7 @@ tsc=(node "$here/node_modules/typescript/bin/tsc")
 failed=()
 
 step "tsc -p out/ts --noEmit"
-"${tsc[@]}" -p "$repo/out/ts/tsconfig.json" --noEmit || failed+=("tsc out/ts")
+"${tsc[@]}" -p "$repo/out/ts/tsconfig.json" --noEmit --typeRoots "$here/node_modules/@types" || failed+=("tsc out/ts")
 
 step "go test ./gen/emit -run TestGoldenTS (every case and the shipped schema, compiled by tsc)"
 (cd "$repo" && DSHGEN_REQUIRE_TSC=1 go test -count=1 -run 'TestGoldenTS' ./gen/emit) || failed+=("go test ./gen/emit -run TestGoldenTS (tsc)")

@@ -53,6 +53,7 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 		{"ts/src/index.ts", "index.ts.tmpl"},
 		{"ts/src/methods.ts", "methods.ts.tmpl"},
 		{"ts/src/runtime.ts", "runtime.ts.tmpl"},
+		{"ts/src/transport.ts", "transport.ts.tmpl"},
 		{"ts/src/types.ts", "types.ts.tmpl"},
 	}
 	var files []ir.File
@@ -115,6 +116,10 @@ type view struct {
 	Notifications   []*methodView
 	Methods         []*methodView
 	OptionalParams  []string // TS string literals of methods whose params may be absent
+
+	// IDExpr is the TypeScript expression minting a request id, IDStyleDoc
+	// its description.
+	IDExpr, IDStyleDoc string
 
 	// Examples for the README: the first notification, the tagged union
 	// with the most variants (open ones first), the first object type.
@@ -179,6 +184,15 @@ type methodView struct {
 	Params    string // TS type of params ("T.X" style not used: plain names)
 	Result    string
 	Optional  bool
+	// ResultShape is the top-level shape of the result type (requests).
+	ResultShape *shapeView
+}
+
+// shapeView prints the JSON types of a value and of its required members
+// as TypeScript array literals.
+type shapeView struct {
+	Type     string // e.g. ["object"]; [] for any JSON
+	Required string // e.g. [["serverInfo", ["object"]]]
 }
 
 func (e *emitter) build() (*view, error) {
@@ -190,6 +204,8 @@ func (e *emitter) build() (*view, error) {
 		Description: ir.DocLines(m.Description),
 		SHA256:      m.SHA256,
 		BuiltinJSON: true,
+		IDExpr:      "`req_${randomUUID().replaceAll(\"-\", \"\")}`",
+		IDStyleDoc:  "`req_` and a random UUID's 32 hex digits.",
 	}
 	if !validPackageName(v.Package) {
 		return nil, fmt.Errorf("typescript: package name %q is not a valid npm package name (lower case letters, digits, '-', '.', '_', optionally @scope/)", v.Package)
@@ -246,6 +262,7 @@ func (e *emitter) build() (*view, error) {
 		}
 		if me.Result != nil {
 			mv.Result = me.Result.Names.Of(ir.LangTS)
+			mv.ResultShape = e.shape(me.Result)
 		}
 		if me.ParamsOptional {
 			v.OptionalParams = append(v.OptionalParams, mv.Wire)
@@ -580,4 +597,66 @@ var funcs = template.FuncMap{
 		return "[\n" + indent + "  " + strings.Join(items, ",\n"+indent+"  ") + ",\n" + indent + "]"
 	},
 	"last": func(i, n int) bool { return i == n-1 },
+}
+
+// shape prints the top-level shape of a named type: its JSON types and, for
+// an object, the JSON types of its required members.
+func (e *emitter) shape(t *ir.Type) *shapeView {
+	sv := &shapeView{Type: typeList(jsonTypesOf(&ir.TypeRef{Kind: ir.RefNamed, Named: t})), Required: "[]"}
+	if t.Kind != ir.KindObject {
+		return sv
+	}
+	var req []string
+	for _, f := range t.Fields {
+		if f.Required {
+			req = append(req, "["+tsString(f.Wire)+", "+typeList(jsonTypesOf(&f.Type))+"]")
+		}
+	}
+	if len(req) > 0 {
+		sv.Required = "[" + strings.Join(req, ", ") + "]"
+	}
+	return sv
+}
+
+// jsonTypesOf returns the JSON types a value of r may have; nil for any.
+func jsonTypesOf(r *ir.TypeRef) []string {
+	var out []string
+	switch r.Kind {
+	case ir.RefString:
+		out = []string{"string"}
+	case ir.RefInteger, ir.RefNumber:
+		out = []string{"number"}
+	case ir.RefBoolean:
+		out = []string{"boolean"}
+	case ir.RefArray:
+		out = []string{"array"}
+	case ir.RefMap:
+		out = []string{"object"}
+	case ir.RefNull:
+		return []string{"null"}
+	case ir.RefNamed:
+		switch t := r.Named; t.Kind {
+		case ir.KindObject, ir.KindUnknown:
+			out = []string{"object"}
+		case ir.KindEnum:
+			out = []string{"string"}
+		case ir.KindAlias:
+			out = jsonTypesOf(t.Alias)
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	if r.Nullable {
+		out = append(out, "null")
+	}
+	return out
+}
+
+func typeList(types []string) string {
+	lits := make([]string, len(types))
+	for i, t := range types {
+		lits[i] = tsString(t)
+	}
+	return "[" + strings.Join(lits, ", ") + "]"
 }

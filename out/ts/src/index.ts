@@ -4,3 +4,4 @@
 export * from "./types.js";
 export * from "./runtime.js";
 export * from "./methods.js";
+export * from "./transport.js";
