@@ -26,10 +26,12 @@ var (
 		Where: "the root of the schema (name of the TypeScript request map)"}
 	kwTSNotificationMap = schemadoc.Keyword{Name: "x-ts-notification-map", Shape: schemadoc.ShapeString, RootOnly: true,
 		Where: "the root of the schema (name of the TypeScript notification map)"}
+	kwRequestID = schemadoc.Keyword{Name: "x-request-id", Shape: schemadoc.ShapeString, RootOnly: true,
+		Where: "the root of the schema (how SDK senders mint request ids: prefix{counter|uuid-hex|uuid}suffix)"}
 )
 
 // Keywords returns the extension keywords the IR reads (the overlay
 // checker's table).
 func Keywords() []schemadoc.Keyword {
-	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwMethods, kwTSRequestMap, kwTSNotificationMap}
+	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwMethods, kwTSRequestMap, kwTSNotificationMap, kwRequestID}
 }

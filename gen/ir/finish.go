@@ -343,6 +343,7 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 	for _, n := range r.pyMethods.Sorted() {
 		c.claim("methods", LangPython, n, r.pyMethods[n], root)
 	}
+	l.claimSDKTypes(c)
 	schemaJSON := false // the schema's any-JSON type takes the runtime's JsonValue (see unknownVariants)
 	for _, t := range m.Decls {
 		schemaJSON = schemaJSON || t.Names[LangTS] == tsJSONValue
@@ -399,6 +400,7 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 	for _, mp := range maps {
 		c.claim("types", LangTS, mp.name, mp.source, loc{Doc: l.set.Root(), Ptr: mp.pointer})
 	}
+	l.checkSDKNames(c, m.SDK)
 	c.report()
 }
 

@@ -97,6 +97,10 @@ type Model struct {
 	// Methods holds the x-methods catalogue, sorted by Name. Empty for a
 	// schema that only has $defs.
 	Methods []*Method
+	// SDK is the generated clients' and servers' view of Methods: the
+	// identifiers of every call and handler, which side sends and receives
+	// each method, and how request ids are minted (sdk.go).
+	SDK *SDK
 	// ValidationOnly lists the pointers of $defs entries marked
 	// "x-validation-only": true — checked by the validator, not generated
 	// (for example a JSON-RPC envelope union told apart by "not" clauses).
@@ -169,6 +173,8 @@ type Method struct {
 	Result *Type
 	// Pointer is the JSON pointer of the entry, e.g. "#/x-methods/initialize".
 	Pointer string
+
+	nameBase string // the entry's x-name, else Name: what every identifier is made from
 }
 
 // TypeKind says what shape a named type has.

@@ -101,6 +101,7 @@ func build(set *schemadoc.Set, path string) (*Model, error) {
 		}
 	}
 	m.Methods = l.methods(at)
+	m.SDK = l.sdk(m, at)
 	l.finish(m)
 	l.problems = append(l.problems, set.Unused()...)
 	if len(l.problems) > 0 {

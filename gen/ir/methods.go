@@ -103,6 +103,7 @@ func (l *loader) methods(root loc) []*Method {
 		if x := e.StrOf(kwName.Name); x != "" {
 			base = x
 		}
+		m.nameBase = base
 		m.Names = Names{goPascal(base), upperSnake(base), pascal(base)}
 		if m.Names[LangGo] == "" {
 			l.problem(eat, fmt.Sprintf("method name %q has no letter or digit to name its constants after", name), "add \"x-name\" to the entry")
