@@ -50,9 +50,11 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 		{"ts/README.md", "README.md.tmpl"},
 		{"ts/package.json", "package.json.tmpl"},
 		{"ts/tsconfig.json", "tsconfig.json.tmpl"},
+		{"ts/src/client.ts", "client.ts.tmpl"},
 		{"ts/src/index.ts", "index.ts.tmpl"},
 		{"ts/src/methods.ts", "methods.ts.tmpl"},
 		{"ts/src/runtime.ts", "runtime.ts.tmpl"},
+		{"ts/src/server.ts", "server.ts.tmpl"},
 		{"ts/src/transport.ts", "transport.ts.tmpl"},
 		{"ts/src/types.ts", "types.ts.tmpl"},
 	}
@@ -117,9 +119,14 @@ type view struct {
 	Methods         []*methodView
 	OptionalParams  []string // TS string literals of methods whose params may be absent
 
-	// IDExpr is the TypeScript expression minting a request id, IDStyleDoc
-	// its description.
-	IDExpr, IDStyleDoc string
+	// IDs is how request ids are minted (Model.SDK.IDs); IDExpr is the
+	// TypeScript expression minting one and IDUUID whether it calls
+	// randomUUID.
+	IDs    ir.IDStyle
+	IDExpr string
+	IDUUID bool
+	// Client and Server are the two sides' views of the methods.
+	Client, Server *sideView
 
 	// Examples for the README: the first notification, the tagged union
 	// with the most variants (open ones first), the first object type.
@@ -204,8 +211,6 @@ func (e *emitter) build() (*view, error) {
 		Description: ir.DocLines(m.Description),
 		SHA256:      m.SHA256,
 		BuiltinJSON: true,
-		IDExpr:      "`req_${randomUUID().replaceAll(\"-\", \"\")}`",
-		IDStyleDoc:  "`req_` and a random UUID's 32 hex digits.",
 	}
 	if !validPackageName(v.Package) {
 		return nil, fmt.Errorf("typescript: package name %q is not a valid npm package name (lower case letters, digits, '-', '.', '_', optionally @scope/)", v.Package)
@@ -277,7 +282,90 @@ func (e *emitter) build() (*view, error) {
 			}
 		}
 	}
+	if sdk := m.SDK; sdk != nil {
+		v.IDs = sdk.IDs
+		v.IDExpr, v.IDUUID = idExpr(sdk.IDs)
+		v.Client, v.Server = e.side(sdk.Client), e.side(sdk.Server)
+	} else {
+		v.Client, v.Server = &sideView{}, &sideView{}
+		v.IDExpr = "nextId++"
+	}
 	return v, nil
+}
+
+// sideView is one side's methods, as the client and server templates print
+// them.
+type sideView struct {
+	Calls, Notifies, Serves, Handles []*sdkMethodView
+}
+
+type sdkMethodView struct {
+	Doc      []string
+	Wire     string // TS string literal of the wire name
+	Call     string
+	Handler  string
+	Params   string
+	Result   string
+	Optional bool
+}
+
+func (e *emitter) side(s *ir.Side) *sideView {
+	list := func(ms []*ir.SDKMethod, what string) []*sdkMethodView {
+		var out []*sdkMethodView
+		for _, sm := range ms {
+			mv := &sdkMethodView{
+				Doc:      docComment(joinDoc(methodDoc(sm.Method), what), 2),
+				Wire:     tsString(sm.Name),
+				Call:     sm.Call.Of(ir.LangTS),
+				Handler:  sm.Handler.Of(ir.LangTS),
+				Optional: sm.ParamsOptional,
+			}
+			if sm.Params != nil {
+				mv.Params = sm.Params.Names.Of(ir.LangTS)
+			}
+			if sm.Result != nil {
+				mv.Result = sm.Result.Names.Of(ir.LangTS)
+			}
+			out = append(out, mv)
+		}
+		return out
+	}
+	if s.Role == "client" {
+		return &sideView{
+			Calls:    list(s.Calls, "Sends the request and resolves with its result; rejects with a ResponseError for an error response."),
+			Notifies: list(s.Notifies, "Sends the notification."),
+			Serves: list(s.Serves, "Sets the handler of the server's requests of this method (replacing any earlier one): "+
+				"it returns the result or a promise of it; a thrown ResponseError is answered with its code, any other error with -32603."),
+			Handles: list(s.Handles, "Adds a handler of this notification; returns the function that removes it."),
+		}
+	}
+	return &sideView{
+		Calls:    list(s.Calls, "Sends the request to the client and resolves with its result; rejects with a ResponseError for an error response."),
+		Notifies: list(s.Notifies, "Sends the notification to the client."),
+		Serves:   list(s.Serves, ""),
+		Handles:  list(s.Handles, ""),
+	}
+}
+
+// idExpr prints the expression minting one request id of style s (a
+// counter reads the transport module's nextId), and whether it calls
+// randomUUID.
+func idExpr(s ir.IDStyle) (string, bool) {
+	if s.Numeric() {
+		return "nextId++", false
+	}
+	var part string
+	uuid := false
+	switch s.Mint {
+	case ir.IDUUIDHex:
+		part, uuid = `${randomUUID().replaceAll("-", "")}`, true
+	case ir.IDUUID:
+		part, uuid = `${randomUUID()}`, true
+	default:
+		part = `${nextId++}`
+	}
+	esc := strings.NewReplacer("`", "\\`", "$", "\\$").Replace
+	return "`" + esc(s.Prefix) + part + esc(s.Suffix) + "`", uuid
 }
 
 func methodDoc(me *ir.Method) string {

@@ -134,7 +134,10 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
 }
 
-/** The id style of the protocol's own SDK: `req_` and a random UUID's 32 hex digits. */
+/**
+ * Mints the id of an outgoing request in the protocol's id style,
+ * `req_{uuid-hex}` (#/x-request-id).
+ */
 export function newRequestId(): RpcId {
   return `req_${randomUUID().replaceAll("-", "")}`;
 }
