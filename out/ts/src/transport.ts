@@ -50,7 +50,7 @@ export class TransportClosedError extends Error {
   }
 }
 
-/** The peer answered with a frame that is no valid response (see ProblemKind "invalid-response"). */
+/** The peer answered with a frame that is no valid response (ProblemKind "invalid-response"). */
 export class ProtocolError extends Error {
   constructor(message: string) {
     super(message);
@@ -120,7 +120,7 @@ export interface LineTransportOptions {
   readonly maxLineBytes?: number;
   /** Told of every line dropped and every response that pairs with no request. */
   readonly onProblem?: (problem: TransportProblem) => void;
-  /** Mints the id of each outgoing request; the default is {@link newRequestId}. */
+  /** Mints the id of each outgoing request; the default is one of {@link requestIds}. */
   readonly newId?: () => RpcId;
 }
 
@@ -135,11 +135,15 @@ export interface RequestOptions {
 }
 
 /**
- * Mints the id of an outgoing request in the protocol's id style,
- * `req_{uuid-hex}` (#/x-request-id).
+ * Returns a function minting the ids of one connection's outgoing requests
+ * in the protocol's id style, `req_{uuid-hex}` (from #/x-request-id).
  */
-export function newRequestId(): RpcId {
-  return `req_${randomUUID().replaceAll("-", "")}`;
+export function requestIds(): () => RpcId {
+  return () => `req_${randomUUID().replaceAll("-", "")}`;
+}
+
+interface InFlight {
+  readonly abort: (reason: Error) => void;
 }
 
 interface Pending {
@@ -179,7 +183,7 @@ export class LineTransport {
   readonly #onProblem: ((problem: TransportProblem) => void) | undefined;
   readonly #newId: () => RpcId;
   readonly #pending = new Map<RpcId, Pending>();
-  readonly #inFlight = new Set<AbortController>();
+  readonly #inFlight = new Set<InFlight>();
   #requestHandler: RequestHandler | undefined;
   #notificationHandler: NotificationHandler | undefined;
   #parts: Buffer[] = [];
@@ -196,7 +200,7 @@ export class LineTransport {
     this.#output = output;
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#onProblem = options.onProblem;
-    this.#newId = options.newId ?? newRequestId;
+    this.#newId = options.newId ?? requestIds();
     this.#closed = new Promise((resolve) => {
       this.#markClosed = resolve;
     });
@@ -499,16 +503,25 @@ export class LineTransport {
       this.#write({ jsonrpc: "2.0", id, error: { code: METHOD_NOT_FOUND, message: `method not found: ${method}` } });
       return;
     }
-    const controller = new AbortController();
-    this.#inFlight.add(controller);
+    // The signal is made on first use: most handlers never look at it.
+    let controller: AbortController | undefined;
+    const inFlight: InFlight = { abort: (reason) => controller?.abort(reason) };
+    const context: HandlerContext = {
+      id,
+      get signal(): AbortSignal {
+        controller ??= new AbortController();
+        return controller.signal;
+      },
+    };
+    this.#inFlight.add(inFlight);
     let reply: object;
     try {
-      const result = await handler(method, params, { id, signal: controller.signal });
+      const result = await handler(method, params, context);
       reply = { jsonrpc: "2.0", id, result: result === undefined ? null : result };
     } catch (error) {
       reply = { jsonrpc: "2.0", id, error: errorObject(error) };
     } finally {
-      this.#inFlight.delete(controller);
+      this.#inFlight.delete(inFlight);
     }
     if (this.#closedBy === undefined) {
       this.#write(reply);

@@ -20,7 +20,7 @@ import {
   TransportClosedError,
   decodeFrame,
   isResultFor,
-  newRequestId,
+  requestIds,
   spawnServer,
   type JsonValue,
   type Server,
@@ -84,8 +84,9 @@ test("frames: one compact JSON object per \\n, ids in the protocol's style", asy
   assert.equal(h.lines[0], JSON.stringify(req), "compact, as JSON.stringify writes it");
   assert.equal(h.partial, "", "the frame ends with its \\n");
   assert.match(String(req["id"]), /^req_[0-9a-f]{32}$/);
-  assert.match(String(newRequestId()), /^req_[0-9a-f]{32}$/);
-  assert.notEqual(newRequestId(), newRequestId());
+  const mint = requestIds();
+  assert.match(String(mint()), /^req_[0-9a-f]{32}$/);
+  assert.notEqual(mint(), mint());
   assert.deepEqual({ ...req, id: 0 }, { jsonrpc: "2.0", id: 0, method: "initialize", params: { cwd: "/w\nx", provider: "p", model: "m" } });
   h.send(JSON.stringify({ jsonrpc: "2.0", id: req["id"], result: { serverInfo: { name: "n", version: "1" } } }) + "\n");
   assert.deepEqual(await pending, { serverInfo: { name: "n", version: "1" } });
@@ -197,6 +198,21 @@ test("close rejects every pending request with a transport-closed error, and eve
   }
   assert.throws(() => h.transport.notify("n"), TransportClosedError);
   assert.ok((await h.transport.closed) instanceof TransportClosedError);
+});
+
+test("close aborts the signal of an incoming request still being handled; its answer is not written", async () => {
+  const h = harness();
+  let aborted: unknown;
+  h.transport.onRequest((_m, _p, { signal }) => new Promise((resolve) => signal.addEventListener("abort", () => {
+    aborted = signal.reason;
+    resolve("late");
+  })));
+  h.send('{"jsonrpc":"2.0","id":1,"method":"slow"}\n');
+  await tick();
+  h.transport.close();
+  await tick();
+  assert.ok(aborted instanceof TransportClosedError);
+  assert.equal(h.lines.length, 0);
 });
 
 test("the input ending mid-frame: the partial line is reported, pending requests reject", async () => {
