@@ -125,6 +125,7 @@ type view struct {
 	IDs    ir.IDStyle
 	IDExpr string
 	IDUUID bool
+	IDDoc  []string
 	// Client and Server are the two sides' views of the methods.
 	Client, Server *sideView
 
@@ -285,10 +286,13 @@ func (e *emitter) build() (*view, error) {
 	if sdk := m.SDK; sdk != nil {
 		v.IDs = sdk.IDs
 		v.IDExpr, v.IDUUID = idExpr(sdk.IDs)
+		v.IDDoc = docComment(fmt.Sprintf("Returns a function minting the ids of one connection's outgoing requests in the "+
+			"protocol's id style, `%s`, from %s.", sdk.IDs, sdk.IDs.Source), 0)
 		v.Client, v.Server = e.side(sdk.Client), e.side(sdk.Server)
 	} else {
 		v.Client, v.Server = &sideView{}, &sideView{}
 		v.IDExpr = "nextId++"
+		v.IDDoc = docComment("Returns a function minting the ids of one connection's outgoing requests: 1, 2, 3, ...", 0)
 	}
 	return v, nil
 }

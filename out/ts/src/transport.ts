@@ -135,8 +135,8 @@ export interface RequestOptions {
 }
 
 /**
- * Returns a function minting the ids of one connection's outgoing requests
- * in the protocol's id style, `req_{uuid-hex}` (from #/x-request-id).
+ * Returns a function minting the ids of one connection's outgoing requests in the protocol's id
+ * style, `req_{uuid-hex}`, from #/x-request-id.
  */
 export function requestIds(): () => RpcId {
   return () => `req_${randomUUID().replaceAll("-", "")}`;

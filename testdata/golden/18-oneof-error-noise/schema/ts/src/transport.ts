@@ -134,8 +134,8 @@ export interface RequestOptions {
 }
 
 /**
- * Returns a function minting the ids of one connection's outgoing requests
- * in the protocol's id style, `{counter}` (from the default (no "x-request-id" at the schema root)).
+ * Returns a function minting the ids of one connection's outgoing requests in the protocol's id
+ * style, `{counter}`, from the default (no "x-request-id" at the schema root).
  */
 export function requestIds(): () => RpcId {
   let nextId = 1;
