@@ -92,10 +92,21 @@ func (s IDStyle) Numeric() bool { return s.Mint == IDCounter && s.Prefix == "" &
 // String renders the style as written in "x-request-id".
 func (s IDStyle) String() string { return s.Prefix + "{" + string(s.Mint) + "}" + s.Suffix }
 
-// SDK type names shared by every language's generated SDK (they are the
-// package's or module's exports, claimed in the type namespace, so a schema
-// type of that name is reported as a collision).
-var sdkTypes = []string{"Client", "Server"}
+// sdkTypes are the package-level names the generated SDK code declares per
+// language (printed by the emitters from the model, so not in a template
+// the reserved names are read from); they are claimed in the type
+// namespace, so a schema type of that name is reported as a collision. The
+// emitters' tests check each list against the generated code.
+var sdkTypes = [numLangs][]string{
+	LangGo: {"Client", "ClientHandlers", "NewClient", "NewRequestID", "NewServerConn", "Server", "ServerConn", "StartClient",
+		"serverHandler"},
+	LangPython: {"Client", "Server"},
+	LangTS:     {"Client", "Server"},
+}
+
+// SDKTypes returns the package-level names the generated SDK declares in
+// lang besides the method identifiers (see sdkTypes).
+func SDKTypes(lang Lang) []string { return append([]string(nil), sdkTypes[lang]...) }
 
 // sdkMembers are the members the generated runtimes give a side's types
 // besides the method identifiers (the client: closing, the connection under
@@ -224,8 +235,8 @@ func lowerFirst(s string) string {
 // claimSDKTypes claims the SDK's type names in the package namespaces
 // (before the schema's types, as the runtimes' names are).
 func (l *loader) claimSDKTypes(c *collisions) {
-	for _, n := range sdkTypes {
-		for _, lang := range Langs {
+	for _, lang := range Langs {
+		for _, n := range sdkTypes[lang] {
 			c.claim("types", lang, n, "the generated SDK's "+n, loc{Doc: l.set.Root()})
 		}
 	}
