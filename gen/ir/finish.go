@@ -350,7 +350,7 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 		schemaJSON = schemaJSON || t.Names[LangTS] == tsJSONValue
 	}
 	for _, n := range r.tsTypes.Sorted() {
-		if slices.Contains(sdkTypes, n) {
+		if slices.Contains(sdkTypes[LangTS], n) {
 			continue // the template's declaration of the SDK type claimed above
 		}
 		if n != tsJSONValue || !schemaJSON {
