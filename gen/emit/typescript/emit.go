@@ -129,6 +129,10 @@ type view struct {
 	// Client and Server are the two sides' views of the methods.
 	Client, Server *sideView
 
+	// ExampleCall and ExampleHandle are the client's first call and first
+	// notification handler (README).
+	ExampleCall, ExampleHandle *sdkMethodView
+
 	// Examples for the README: the first notification, the tagged union
 	// with the most variants (open ones first), the first object type.
 	ExampleNotification *methodView
@@ -289,6 +293,12 @@ func (e *emitter) build() (*view, error) {
 		v.IDDoc = docComment(fmt.Sprintf("Returns a function minting the ids of one connection's outgoing requests in the "+
 			"protocol's id style, `%s`, from %s.", sdk.IDs, sdk.IDs.Source), 0)
 		v.Client, v.Server = e.side(sdk.Client), e.side(sdk.Server)
+		if len(v.Client.Calls) > 0 {
+			v.ExampleCall = v.Client.Calls[0]
+		}
+		if len(v.Client.Handles) > 0 {
+			v.ExampleHandle = v.Client.Handles[0]
+		}
 	} else {
 		v.Client, v.Server = &sideView{}, &sideView{}
 		v.IDExpr = "nextId++"
