@@ -398,6 +398,23 @@ test("client and server over an in-memory pipe: typed calls, typed and catch-all
   assert.ok((await served) instanceof TransportClosedError);
 });
 
+test("requests the client has no handler of are answered with -32601, else by onRequest", async () => {
+  const c2s = new PassThrough();
+  const s2c = new PassThrough();
+  const server = new LineTransport(c2s, s2c);
+  server.start();
+  const client = new Client(new LineTransport(s2c, c2s));
+  await assert.rejects(server.request("roots/list", {}), (e: unknown) => e instanceof ResponseError && e.code === -32601 && e.message === "method not found: roots/list");
+  client.onRequest((method, params) => ({ method, params }));
+  assert.deepEqual(await server.request("roots/list", { a: 1 }), { method: "roots/list", params: { a: 1 } });
+  client.onRequest(() => {
+    throw new Error("no roots here");
+  });
+  await assert.rejects(server.request("roots/list"), (e: unknown) => e instanceof ResponseError && e.code === -32603 && e.message === "no roots here");
+  await client.close();
+  server.close();
+});
+
 test("spawnServer: a generated server on a child's stdio; close() ends it", async () => {
   const script = join(here, "..", "usage", "stdio-server.js");
   const { client, exited } = spawnServer(process.execPath, [script]);
