@@ -5,7 +5,7 @@ import (
 	"unicode"
 )
 
-// Naming rules (the README lists them; every emitter uses these results and
+// Naming rules (gen/ir/README.md lists them; every emitter uses these results and
 // never derives names of its own):
 //
 //   - words: a schema name is split into words at every character that is not

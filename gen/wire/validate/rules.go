@@ -26,7 +26,7 @@ func ParseSeverity(s string) (Severity, bool) {
 }
 
 // Rule is one check of the validator. Rule ids are stable: CI jobs filter
-// on them and the README lists them.
+// on them and RULES.md lists them.
 type Rule struct {
 	ID string
 	// Severity is the default severity; some findings of a rule use another
