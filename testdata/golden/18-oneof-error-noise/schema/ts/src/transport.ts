@@ -3,10 +3,8 @@
 
 import type { Readable, Writable } from "node:stream";
 
+import type { RpcId } from "./methods.js";
 import type { JsonValue } from "./types.js";
-
-/** A JSON-RPC request id. */
-export type RpcId = string | number;
 
 /** JSON-RPC 2.0 error code: the method has no handler. */
 export const METHOD_NOT_FOUND = -32601;
