@@ -16,7 +16,7 @@ import (
 // rewritten to its own copy. It is the "schema 20 times larger" of the
 // generation benchmark.
 func synthetic(tb testing.TB, n int) []byte {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "schema", "dsh-sdk-protocol.schema.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func benchGenerate(b *testing.B, name string, raw []byte) {
 
 // BenchmarkGenerateShipped: load + IR + every emitter on the shipped schema (in memory).
 func BenchmarkGenerateShipped(b *testing.B) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "schema", "dsh-sdk-protocol.schema.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		b.Fatal(err)
 	}

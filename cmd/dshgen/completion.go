@@ -34,6 +34,8 @@ var freeFlags = map[string]struct {
 	"* schema":                 {completeFile, []string{"json"}},
 	"* overlay":                {completeFile, []string{"json"}},
 	"* allow-ref-dir":          {completeDir, nil},
+	"* baseline":               {completeFile, []string{"jsonl"}},
+	"* write-baseline":         {completeFile, []string{"jsonl"}},
 	"diff old-overlay":         {completeFile, []string{"json"}},
 	"diff new-overlay":         {completeFile, []string{"json"}},
 	"generate out":             {completeDir, nil},

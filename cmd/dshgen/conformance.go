@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -56,6 +57,12 @@ and the invalid vectors, plus, for the shipped schema, every fixture in
 business: a frame that breaks only those still has to round-trip. Frames
 nesting deeper than 10000 levels are not held to it.
 
+Which schema: --revision NAME or --schema FILE; the default is 0.0.1 (as for
+validate). Without FILE, revision 0.0.1 also round-trips the shared real
+captures, 0.2.1 the PyPI reference captures (testdata/pypi/captures) and its
+evidence captures (schema/0.2.1/evidence/captures), when run at the
+repository root. The shipped revisions:
+` + revisionHelp() + `
 Exit status: 0 all conform, 1 a mismatch or a missed invalid vector, 2
 usage or setup error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -67,7 +74,7 @@ usage or setup error.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			inputs, invalid, err := conformanceInputs(m, src.schema, args)
+			inputs, invalid, err := conformanceInputs(m, args)
 			if err != nil {
 				return usageErr(err)
 			}
@@ -134,7 +141,7 @@ usage or setup error.`,
 			return nil
 		},
 	}
-	addSchemaFlags(cmd.Flags(), &src)
+	addSchemaFlags(cmd, &src, schema.Default, defaultRevisionWhy)
 	cmd.Flags().StringVar(&outDir, "out", "", "test the bindings already generated in this directory (go/, python/, ts/ as 'dshgen generate --out' writes them) instead of generating them from --schema")
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name the bindings are (or were) generated with")
 	choicesFlag(cmd, &langs, "lang", []string{"all"}, append(langNames(), "all"), "languages: go, python, ts or all")
@@ -164,7 +171,7 @@ func expandLangs(langs []string) ([]string, error) {
 // m (and, for the shipped schema, the shared fixtures: the real captures
 // as interleaved logs, so responses pair with requests) and the invalid
 // vectors.
-func conformanceInputs(m *ir.Model, schemaPath string, files []string) ([]conformance.Input, []conformance.Invalid, error) {
+func conformanceInputs(m *ir.Model, files []string) ([]conformance.Input, []conformance.Invalid, error) {
 	var inputs []conformance.Input
 	if len(files) > 0 {
 		for _, f := range files {
@@ -185,24 +192,55 @@ func conformanceInputs(m *ir.Model, schemaPath string, files []string) ([]confor
 			inputs = append(inputs, conformance.Input{Name: f.Path, Data: f.Data})
 		}
 	}
-	if schemaPath == schema.Path || m.SHA256 == schema.SHA256() {
-		fx := filepath.Join(corpus.SharedDir(), "fixtures")
-		for _, pat := range []string{"real-captures/*/interleaved.log", "upstream-snapshots/*/notifications.expected.jsonl"} {
-			paths, err := filepath.Glob(filepath.Join(fx, pat))
+	rev, _ := revisionOf(m)
+	for _, pat := range revisionCaptures[rev.Name] {
+		paths, err := filepath.Glob(pat)
+		if err != nil {
+			return nil, nil, err
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			data, err := readMaybeGzip(p)
 			if err != nil {
 				return nil, nil, err
 			}
-			sort.Strings(paths)
-			for _, p := range paths {
-				data, err := os.ReadFile(p)
-				if err != nil {
-					return nil, nil, err
-				}
-				inputs = append(inputs, conformance.Input{Name: p, Data: data})
-			}
+			inputs = append(inputs, conformance.Input{Name: p, Data: data})
 		}
 	}
 	return inputs, set.Invalid, nil
+}
+
+// revisionCaptures are the real traffic of each shipped revision that
+// conformance round-trips by default (what is there: the shared fixtures
+// beside the repository for 0.0.1, the PyPI reference captures and the
+// schema's evidence for 0.2.1, paths from the repository root).
+var revisionCaptures = map[string][]string{
+	"0.0.1": {
+		filepath.Join(corpus.SharedDir(), "fixtures", "real-captures/*/interleaved.log"),
+		filepath.Join(corpus.SharedDir(), "fixtures", "upstream-snapshots/*/notifications.expected.jsonl"),
+	},
+	"0.2.1": {
+		"testdata/pypi/captures/*/*.log.gz",
+		"schema/0.2.1/evidence/captures/*.log",
+	},
+}
+
+// readMaybeGzip reads a file, gunzipping a .gz one.
+func readMaybeGzip(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(p, ".gz") {
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		r = io.LimitReader(z, 1<<30)
+	}
+	return io.ReadAll(r)
 }
 
 func printReport(w io.Writer, rep *conformance.Report, drivers []conformance.Driver) {

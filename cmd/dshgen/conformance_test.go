@@ -272,3 +272,28 @@ func TestConformanceNoTypeScript(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestConformanceRevision021: the committed 0.2.1 bindings (out/0.2.1)
+// round-trip, in every language that can run here, the 0.2.1 vectors, the
+// PyPI reference captures (testdata/pypi/captures) and the schema's
+// evidence captures; the validator catches every invalid vector.
+func TestConformanceRevision021(t *testing.T) {
+	langs := []string{"go"}
+	for _, l := range []string{"python", "ts"} {
+		if haveLang(t, l) {
+			langs = append(langs, l)
+		}
+	}
+	code, stdout, stderr := runDshgenEnv(t, repoRoot(t), nil, "conformance", "--revision", "0.2.1", "--out", "out/0.2.1", "--lang", strings.Join(langs, ","))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	var per []string
+	for _, l := range langs {
+		per = append(per, l+" 1582/1582")
+	}
+	want := "36 files, 1595 frames, 1582 valid; round-tripped: " + strings.Join(per, ", ") + "; invalid vectors caught: 37/37"
+	if !strings.Contains(stdout, want) {
+		t.Errorf("want %q in:\n%s", want, stdout)
+	}
+}

@@ -69,7 +69,7 @@ func TestDiffTextMatchesCorpus(t *testing.T) {
 // TestDiffSeed001 runs the real pair: the shipped schema against the
 // seed-001 revision, and compares with the committed report.
 func TestDiffSeed001(t *testing.T) {
-	code, out, errOut := runDshgen(t, diffRoot, "diff", "schema/dsh-sdk-protocol.schema.json",
+	code, out, errOut := runDshgen(t, diffRoot, "diff", "schema/0.0.1/dsh-sdk-protocol.schema.json",
 		"testdata/diff/seed-001/dsh-sdk-protocol.seed-001.schema.json")
 	want, err := os.ReadFile(filepath.Join(diffRoot, "testdata", "diff", "seed-001", "expected.txt"))
 	if err != nil {
@@ -79,7 +79,7 @@ func TestDiffSeed001(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q, output:\n%s\nwant:\n%s", code, errOut, out, want)
 	}
 	// --fail-on none reports the same and always exits 0.
-	if code, _, _ := runDshgen(t, diffRoot, "diff", "--fail-on", "none", "schema/dsh-sdk-protocol.schema.json",
+	if code, _, _ := runDshgen(t, diffRoot, "diff", "--fail-on", "none", "schema/0.0.1/dsh-sdk-protocol.schema.json",
 		"testdata/diff/seed-001/dsh-sdk-protocol.seed-001.schema.json"); code != 0 {
 		t.Fatalf("--fail-on none: exit %d", code)
 	}

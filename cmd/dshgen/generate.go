@@ -105,11 +105,16 @@ is never followed. Concurrent runs into one directory take turns.
 
 With --check nothing is written: the bindings are generated in memory and
 compared with the files under --out; drift prints a unified diff and the
-command that fixes it, and exits 1.`,
+command that fixes it, and exits 1.
+
+Which schema: without --revision and --schema, every shipped revision, each
+into its directory under --out (the repository keeps both: out/{go,python,ts}
+is 0.0.1, out/0.2.1/{go,python,ts} is 0.2.1, and --check checks both);
+--revision NAME one of them; --schema FILE any schema. The shipped revisions:
+` + revisionHelp(),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := src.load()
-			if err != nil {
+			if err := src.check(); err != nil {
 				return usageErr(err)
 			}
 			if goModule != "" {
@@ -118,26 +123,51 @@ command that fixes it, and exits 1.`,
 				}
 			}
 			o := ir.Options{Package: pkg, Version: version, GoModule: goModule}
-			files, err := generateAll(m, langs, o)
+			jobs, err := generateJobs(cmd, &src, outDir, vectorsDir)
 			if err != nil {
 				return usageErr(err)
 			}
-			if !cmd.Flags().Changed("vectors") && src.schema == schema.Path && len(src.overlays) == 0 {
-				// In the repository the shipped schema's vectors are kept
-				// fresh with its bindings.
-				if st, err := os.Stat(defaultVectors); err == nil && st.IsDir() {
-					vectorsDir = defaultVectors
-				}
-			}
-			targets := []output.Target{{Dir: outDir, Files: files}}
-			if vectorsDir != "" {
-				set, err := conformance.Generate(m)
+			// One target per output root: the revisions of the repository
+			// layout share "out" (0.2.1's files under 0.2.1/), so that one
+			// transaction and one manifest cover them.
+			var targets []output.Target
+			var models []*ir.Model
+			root := map[string]int{}
+			for _, j := range jobs {
+				files, err := generateAll(j.m, langs, o)
 				if err != nil {
-					return usageErr(fmt.Errorf("conformance vectors: %w", err))
+					return usageErr(err)
 				}
-				// The vectors directory also holds the drivers: the whole
-				// directory is in scope, but only listed files are dshgen's.
-				targets = append(targets, output.Target{Dir: vectorsDir, Files: set.Files(), Scopes: []string{""}})
+				models = append(models, j.m)
+				ti, ok := root[j.out]
+				if !ok {
+					ti = len(targets)
+					root[j.out] = ti
+					targets = append(targets, output.Target{Dir: j.out, Scopes: []string{}})
+				}
+				t := &targets[ti]
+				seen := map[string]bool{}
+				for _, f := range files {
+					first := strings.SplitN(f.Path, "/", 2)[0]
+					if j.prefix != "" {
+						f.Path = j.prefix + "/" + f.Path
+						first = j.prefix + "/" + first
+					}
+					if !seen[first] {
+						seen[first] = true
+						t.Scopes = append(t.Scopes, first)
+					}
+					t.Files = append(t.Files, f)
+				}
+				if j.vectors != "" {
+					set, err := conformance.Generate(j.m)
+					if err != nil {
+						return usageErr(fmt.Errorf("conformance vectors: %w", err))
+					}
+					// The vectors directory also holds the drivers: the whole
+					// directory is in scope, but only listed files are dshgen's.
+					targets = append(targets, output.Target{Dir: j.vectors, Files: set.Files(), Scopes: []string{""}})
+				}
 			}
 			if check {
 				res, err := output.Check(targets)
@@ -155,26 +185,108 @@ command that fixes it, and exits 1.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			reportWrite(cmd, res, m)
+			reportWrite(cmd, res, models)
 			return nil
 		},
 	}
-	addSchemaFlags(cmd.Flags(), &src)
-	cmd.Flags().StringVar(&outDir, "out", "out", "output directory")
+	addSchemaFlags(cmd, &src, "", "every shipped revision, each into its own directory")
+	cmd.Flags().StringVar(&outDir, "out", "out", "output directory; without --revision and --schema the root of the layout (revision 0.0.1 in DIR/{go,python,ts}, 0.2.1 in DIR/0.2.1/{go,python,ts}); with --revision NAME default that revision's directory")
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name in every language")
 	choicesFlag(cmd, &langs, "lang", []string{"all"}, append(langNames(), "all"), "languages to generate: "+strings.Join(langNames(), ",")+" or all")
 	cmd.Flags().BoolVar(&check, "check", false, "do not write; exit 1 with a diff when the output directory is stale")
-	cmd.Flags().StringVar(&vectorsDir, "vectors", "", "also write the conformance vectors (valid.log, invalid.jsonl) into this directory (default for the shipped schema: "+defaultVectors+" when it exists)")
+	cmd.Flags().StringVar(&vectorsDir, "vectors", "", "also write the conformance vectors (valid.log, invalid.jsonl) into this directory (without --revision: revision 0.0.1's; default for a shipped revision: its directory in the repository, "+defaultVectors+" for 0.0.1 and "+defaultVectors+"-0.2.1 for 0.2.1, when it exists)")
 	cmd.Flags().StringVar(&goModule, "go-module", "", "also write go/<package>/go.mod declaring this module path (e.g. example.com/foo/dshproto), so the Go package builds outside this repository's module")
 	rootCmd.AddCommand(cmd)
 
 	rootCmd.Version = version
-	rootCmd.SetVersionTemplate("dshgen {{.Version}} (shipped schema " + schema.FileName + " sha256 " + schema.SHA256() + ")\n")
+	var revs []string
+	for _, r := range schema.Revisions() {
+		revs = append(revs, r.Name+" sha256 "+r.SHA256())
+	}
+	rootCmd.SetVersionTemplate("dshgen {{.Version}} (shipped revisions " + strings.Join(revs, ", ") + ")\n")
+}
+
+// layoutPrefix turns a path relative to the out root into a file prefix.
+func layoutPrefix(rel string) string {
+	if rel == "." {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// generateJob is one schema's bindings and where they go.
+type generateJob struct {
+	m       *ir.Model
+	out     string // the output root
+	prefix  string // the bindings' directory under it ("" or "0.2.1")
+	vectors string
+}
+
+// generateJobs resolves what generate writes: --schema FILE into --out;
+// --revision NAME into --out (default the revision's directory); neither:
+// every shipped revision under the --out root. A shipped revision without
+// overlays also refreshes its conformance vectors when its directory
+// exists (or into --vectors, for one schema).
+func generateJobs(cmd *cobra.Command, src *schemaFlags, outDir, vectorsDir string) ([]generateJob, error) {
+	vecFlag := cmd.Flags().Changed("vectors")
+	repoVectors := func(r schema.Revision) string {
+		if vecFlag || len(src.overlays) > 0 {
+			return vectorsDir
+		}
+		if st, err := os.Stat(r.VectorsDir); err == nil && st.IsDir() {
+			return r.VectorsDir
+		}
+		return ""
+	}
+	if src.schema != "" {
+		m, err := src.load()
+		if err != nil {
+			return nil, err
+		}
+		return []generateJob{{m: m, out: outDir, vectors: vectorsDir}}, nil
+	}
+	if src.revision != "" {
+		r := mustRevision(src.revision)
+		m, err := loadRevision(r, src.overlays, src.allowRefDirs)
+		if err != nil {
+			return nil, err
+		}
+		if cmd.Flags().Changed("out") {
+			return []generateJob{{m: m, out: outDir, vectors: repoVectors(r)}}, nil
+		}
+		rel, err := filepath.Rel("out", r.OutDir)
+		if err != nil {
+			return nil, err
+		}
+		return []generateJob{{m: m, out: "out", prefix: layoutPrefix(rel), vectors: repoVectors(r)}}, nil
+	}
+	var jobs []generateJob
+	for i, r := range schema.Revisions() {
+		m, err := loadRevision(r, src.overlays, src.allowRefDirs)
+		if err != nil {
+			return nil, fmt.Errorf("revision %s: %w", r.Name, err)
+		}
+		rel, err := filepath.Rel("out", r.OutDir)
+		if err != nil {
+			return nil, err
+		}
+		vec := repoVectors(r)
+		if vecFlag && i > 0 {
+			// --vectors names the default revision's directory; the
+			// others' are written only where the repository keeps them.
+			vec = ""
+			if st, err := os.Stat(r.VectorsDir); err == nil && st.IsDir() && len(src.overlays) == 0 {
+				vec = r.VectorsDir
+			}
+		}
+		jobs = append(jobs, generateJob{m: m, out: outDir, prefix: layoutPrefix(rel), vectors: vec})
+	}
+	return jobs, nil
 }
 
 // reportWrite says what a generate run changed: counts per directory on
 // one line, then every file it removed and every one it left in place.
-func reportWrite(cmd *cobra.Command, res *output.Result, m *ir.Model) {
+func reportWrite(cmd *cobra.Command, res *output.Result, models []*ir.Model) {
 	w := cmd.ErrOrStderr()
 	var parts []string
 	for _, t := range res.Targets {
@@ -199,7 +311,15 @@ func reportWrite(cmd *cobra.Command, res *output.Result, m *ir.Model) {
 		}
 		parts = append(parts, part)
 	}
-	fmt.Fprintf(w, "dshgen: %s, from %s (sha256 %s)\n", strings.Join(parts, "; "), m.File, m.SHA256[:12])
+	var from []string
+	for _, m := range models {
+		name := m.File
+		if r, ok := revisionOf(m); ok {
+			name = "revision " + r.Name + " " + name
+		}
+		from = append(from, fmt.Sprintf("%s (sha256 %s)", name, m.SHA256[:12]))
+	}
+	fmt.Fprintf(w, "dshgen: %s, from %s\n", strings.Join(parts, "; "), strings.Join(from, " and "))
 	for _, t := range res.Targets {
 		for _, p := range t.Stale {
 			fmt.Fprintf(w, "dshgen: removed %s (generated by an earlier run, no longer generated)\n", p)

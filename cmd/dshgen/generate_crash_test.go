@@ -58,7 +58,7 @@ func newCrashFixture(t *testing.T) *crashFixture {
 	}
 	// The old schema: the shipped one without its first method.
 	var sch map[string]any
-	b, err := os.ReadFile(filepath.Join(root, "schema", "dsh-sdk-protocol.schema.json"))
+	b, err := os.ReadFile(filepath.Join(root, "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

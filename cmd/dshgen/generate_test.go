@@ -85,7 +85,7 @@ func TestGenerateBadSchemas(t *testing.T) {
 		{"ref-cycle.json", []string{"/$defs/A:", "#/$defs/A → #/$defs/B → #/$defs/A"}},
 		{"required-cycle.json", []string{"/$defs/Node:", "cycle of required members"}},
 		{"not-a-schema.json", []string{"/$defs/A/type:", "draft 2020-12"}},
-		{"untagged-union.json", []string{"/$defs/U/oneOf:", "cannot tell the branches"}},
+		{"unnamed-branch.json", []string{"/$defs/U/oneOf/1:", "this union branch has no name", "x-name"}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -193,7 +193,7 @@ func TestVersion(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "dshgen "+version) || !strings.Contains(stdout, "sha256 ") {
 		t.Fatalf("exit %d: %q", code, stdout)
 	}
-	b, _ := os.ReadFile(filepath.Join(repoRoot(t), "schema", "dsh-sdk-protocol.schema.json"))
+	b, _ := os.ReadFile(filepath.Join(repoRoot(t), "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	sum := sha256.Sum256(b)
 	if !strings.Contains(stdout, hex.EncodeToString(sum[:])) {
 		t.Errorf("--version does not print the schema's sha256: %q", stdout)
@@ -205,5 +205,42 @@ func TestUsageErrorsExit2(t *testing.T) {
 		if code, _, _ := runDshgen(t, repoRoot(t), args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// TestGenerateRevisions: without --revision generate writes both shipped
+// revisions under one root (0.0.1 in DIR/{go,python,ts}, 0.2.1 in
+// DIR/0.2.1/...), --revision one of them, and --check sees drift in
+// either.
+func TestGenerateRevisions(t *testing.T) {
+	root := repoRoot(t)
+	out := filepath.Join(t.TempDir(), "o")
+	if code, _, stderr := runDshgen(t, root, "generate", "--out", out, "--lang", "go"); code != 0 {
+		t.Fatalf("generate: %s", stderr)
+	}
+	for _, p := range []string{"go/dshproto/types.go", "0.2.1/go/dshproto/types.go"} {
+		if _, err := os.Stat(filepath.Join(out, p)); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "0.2.1", "go", "dshproto", "methods.go"))
+	if !strings.Contains(string(b), "session/wait") {
+		t.Errorf("0.2.1 bindings lack session/wait")
+	}
+	p := filepath.Join(out, "0.2.1", "go", "dshproto", "methods.go")
+	os.WriteFile(p, append(b, '\n'), 0o644)
+	code, stdout, stderr := runDshgen(t, root, "generate", "--out", out, "--lang", "go", "--check")
+	if code != 1 || !strings.Contains(stdout, "0.2.1/go/dshproto/methods.go") {
+		t.Errorf("check: exit %d\n%s%s", code, stdout, stderr)
+	}
+	one := filepath.Join(t.TempDir(), "one")
+	if code, _, stderr := runDshgen(t, root, "generate", "--revision", "0.2.1", "--out", one, "--lang", "go"); code != 0 {
+		t.Fatalf("generate --revision: %s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(one, "go", "dshproto", "methods.go")); err != nil {
+		t.Error(err)
+	}
+	if code, _, stderr := runDshgen(t, root, "generate", "--revision", "9.9"); code != 2 || !strings.Contains(stderr, "known: 0.0.1, 0.2.1") {
+		t.Errorf("9.9: exit %d %s", code, stderr)
 	}
 }

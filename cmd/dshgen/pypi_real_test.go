@@ -29,10 +29,11 @@ var updatePyPI = flag.Bool("update", false, "rewrite testdata/pypi/expected and 
 // pypiExpectedFindings are the frames the scenarios send wrong on purpose:
 // the only findings a complete schema of the PyPI revision may report. Each
 // must occur (a stale entry fails the test). The runtime rejects both, so
-// the validator reports them as warnings.
+// the peer's answer is context: an unknown method is a warning, bad params an
+// error (the same severity whatever the peer answered).
 var pypiExpectedFindings = []pypiFinding{
 	{Scenario: "session-wait", Instance: "rt", Severity: "warning", Rule: "method.unknown", Direction: "client-to-server", Method: "session/frobnicate"},
-	{Scenario: "reasoning-effort", Instance: "zero", Severity: "warning", Rule: "params.schema", Direction: "client-to-server", Method: "initialize"},
+	{Scenario: "reasoning-effort", Instance: "zero", Severity: "error", Rule: "params.schema", Direction: "client-to-server", Method: "initialize"},
 }
 
 // pypiFinding is one validator finding, reduced to what identifies it.
@@ -62,7 +63,7 @@ func pypiSchema(root string) (path string, strict bool) {
 	if _, err := os.Stat(p); err == nil {
 		return p, true
 	}
-	return filepath.Join(root, "schema", "dsh-sdk-protocol.schema.json"), false
+	return filepath.Join(root, "schema", "0.0.1", "dsh-sdk-protocol.schema.json"), false
 }
 
 // pypiToolsMissing says why the harness cannot run here ("" when it can):
@@ -462,7 +463,7 @@ func pypiCheckFindings(t *testing.T, findings []pypiFinding, strict bool) {
 // DSHGEN_REQUIRE_TSC=1 says it must).
 func pypiConformance(t *testing.T, root, schema string, strict bool, logs []string) {
 	bindings := filepath.Join(root, "out")
-	if schema != filepath.Join(root, "schema", "dsh-sdk-protocol.schema.json") {
+	if schema != filepath.Join(root, "schema", "0.0.1", "dsh-sdk-protocol.schema.json") {
 		bindings = filepath.Join(t.TempDir(), "bindings")
 		gen := exec.Command(dshgenBin, "generate", "--schema", schema, "--out", bindings)
 		gen.Dir = root

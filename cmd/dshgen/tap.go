@@ -20,6 +20,7 @@ import (
 
 	"github.com/dshgen/dshgen/gen/wire/tap"
 	"github.com/dshgen/dshgen/gen/wire/validate"
+	"github.com/dshgen/dshgen/schema"
 )
 
 // tapFlags are the flags of `dshgen tap`.
@@ -34,7 +35,7 @@ type tapFlags struct {
 	maxFrameBytes int64
 	drainTimeout  time.Duration
 	src           schemaFlags
-	promptOverlap string
+	pol           policyFlags
 }
 
 var tapOpts tapFlags
@@ -65,7 +66,15 @@ drained the tap exits, even if the client still holds stdin open.
 
 When validation falls more than --queue-bytes behind the traffic, the tap
 stops validating (both directions) and says so once (tap.validation-overflow);
-forwarding and the capture never wait for the validator.`,
+forwarding and the capture never wait for the validator.
+
+Which schema: --revision NAME (a shipped revision) or --schema FILE. The
+shipped revisions:
+` + revisionHelp() + `The default is 0.0.1 (the npm runtime's revision, the one existing captures
+and CI jobs were checked against); the PyPI runtime speaks 0.2.1 (--revision
+0.2.1), and its traffic checked against 0.0.1 gets findings that say so. The
+summary says which revision validation used. --baseline, --write-baseline
+and --rule work as for validate (gen/wire/validate/RULES.md).`,
 	Example: `  dshgen tap --capture run.log -- node server.js
   DSH_SERVER_CMD='dshgen tap --capture /tmp/$DSH_SCENARIO.log --report /tmp/$DSH_SCENARIO.report -- ../shared/real-runtime/start-runtime.sh'`,
 	Args:                  cobra.ArbitraryArgs,
@@ -87,8 +96,8 @@ func init() {
 	f.Int64Var(&tapOpts.queueBytes, "queue-bytes", tap.DefaultQueueBytes, "bytes of traffic that may wait for validation before validation stops (see the overflow policy)")
 	f.Int64Var(&tapOpts.maxFrameBytes, "max-frame-bytes", tap.DefaultMaxFrameBytes, "longest line that is validated; longer ones are forwarded and captured, and reported")
 	f.DurationVar(&tapOpts.drainTimeout, "drain-timeout", tap.DefaultDrainTimeout, "after CMD exited, stop reading its stdout after this long without data (a process it started may hold it open)")
-	addSchemaFlags(f, &tapOpts.src)
-	choiceFlag(tapCmd, &tapOpts.promptOverlap, "prompt-overlap", "error", overlapChoices, "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (as for validate)")
+	addSchemaFlags(tapCmd, &tapOpts.src, schema.Default, defaultRevisionWhy)
+	addPolicyFlags(tapCmd, &tapOpts.pol)
 	rootCmd.AddCommand(tapCmd)
 }
 
@@ -103,7 +112,10 @@ func runTap(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return usageErr(errors.New("tap: no server command (usage: dshgen tap [flags] -- CMD [ARGS...])"))
 	}
-	overlap, _ := validate.ParseSeverity(o.promptOverlap)
+	vopts, bw, err := o.pol.options(validate.Options{})
+	if err != nil {
+		return usageErr(fmt.Errorf("tap: %w", err))
+	}
 	if o.queueBytes <= 0 || o.maxFrameBytes <= 0 || o.drainTimeout <= 0 || o.captureMsDec < 0 || o.captureMsDec > 6 {
 		return usageErr(errors.New("tap: --queue-bytes, --max-frame-bytes and --drain-timeout must be positive, --capture-ms-decimals 0..6"))
 	}
@@ -152,6 +164,7 @@ func runTap(cmd *cobra.Command, args []string) error {
 		streamName = o.capture
 	}
 	var sink *lazySink
+	var checkedAgainst string // set by load, read once the sink is ready
 	if !o.noValidate {
 		// Compiling the schema takes ~0.1 s: the default schema is loaded
 		// beside the starting server (frames wait in the validation queue
@@ -165,18 +178,30 @@ func runTap(cmd *cobra.Command, args []string) error {
 			vc.Keep = tapKeepFindings
 		}
 		load := func() (*tap.ValidatorSink, error) {
-			m, err := o.src.load()
+			m, err := o.src.loadForValidation(cmd.ErrOrStderr())
 			if err != nil {
 				return nil, err
 			}
-			v, err := validate.New(m, validate.Options{PromptOverlap: overlap})
+			v, err := validate.New(m, vopts)
 			if err != nil {
 				return nil, err
+			}
+			checkedAgainst = againstText(m)
+			hints := newRevisionHints(m, vopts)
+			vc := vc
+			vc.Annotate = func(f *validate.Finding) {
+				hints.annotate(f)
+				if bw != nil {
+					bw.Add(*f)
+				}
 			}
 			return tap.NewValidatorSink(v, vc), nil
 		}
 		sink = &lazySink{ready: make(chan struct{})}
-		if o.src.changed() {
+		if err := o.src.check(); err != nil {
+			return usageErr(fmt.Errorf("tap: %w", err))
+		}
+		if o.src.fileGiven() {
 			s, err := load()
 			if err != nil {
 				return usageErr(fmt.Errorf("tap: %w", err))
@@ -243,6 +268,20 @@ func runTap(cmd *cobra.Command, args []string) error {
 			}
 		}
 	}
+	if validated && vopts.Baseline != nil {
+		for _, f := range vopts.Baseline.Stale() {
+			errs++
+			if live {
+				rep.finding(f)
+			} else {
+				rep.lineAlways(validate.TextLine(&f) + "\n")
+			}
+		}
+	}
+	if err := o.pol.saveBaseline(bw); err != nil {
+		rep.notice(tap.Notice{Severity: "error", Rule: "tap.baseline", Message: err.Error()})
+	}
+	rep.against = checkedAgainst
 	rep.summary(res, validated, errs, warns)
 	code := res.ExitCode
 	if code == 0 {
@@ -265,6 +304,8 @@ func runTap(cmd *cobra.Command, args []string) error {
 type tapReporter struct {
 	w    io.Writer
 	json bool
+	// against names the revision or schema validation checked against.
+	against string
 
 	mu      sync.Mutex
 	pending [][]byte
@@ -392,7 +433,7 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 	val := "validation off"
 	switch {
 	case validated && res.ValidationComplete:
-		val = fmt.Sprintf("validation: %s, %s", validate.Count(errs, "error"), validate.Count(warns, "warning"))
+		val = fmt.Sprintf("validation against %s: %s, %s", r.against, validate.Count(errs, "error"), validate.Count(warns, "warning"))
 	case validated && res.ClientToServer.Unvalidated+res.ServerToClient.Unvalidated == 0:
 		val = fmt.Sprintf("validation INCOMPLETE (stopped early, see the tap notices): %s, %s", validate.Count(errs, "error"), validate.Count(warns, "warning"))
 	case validated:
@@ -416,8 +457,9 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 			Warnings           int          `json:"warnings"`
 			ReportLinesDropped int          `json:"reportLinesDropped,omitempty"`
 			MaxRSSKiB          int64        `json:"tapMaxRssKiB"`
+			Against            string       `json:"checkedAgainst,omitempty"`
 		}{"summary", res.ExitCode, int(res.Signal), float64(res.ServerExited) / 1e6, float64(res.Elapsed) / 1e6, res.ClientToServer, res.ServerToClient,
-			validated, res.ValidationComplete, errs, warns, dropped, selfMaxRSS()})
+			validated, res.ValidationComplete, errs, warns, dropped, selfMaxRSS(), r.against})
 		r.lineAlways(string(b) + "\n")
 		return
 	}

@@ -561,3 +561,50 @@ func TestTapCLIHugeNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestTapCLIBaselineAndRevision: the tap writes and reads baselines as
+// validate does (a stale entry is an error, so --fail-on error fails),
+// takes --rule, says which revision it validated against, and refuses an
+// unknown rule id or revision before starting the server.
+func TestTapCLIBaselineAndRevision(t *testing.T) {
+	fx := filepath.Join("..", "..", "..", "shared", "fixtures", "real-captures", "unknown-method")
+	client, err := os.ReadFile(filepath.Join(fx, "client-to-server.jsonl"))
+	if err != nil {
+		t.Skip("real-capture fixtures not present")
+	}
+	bl := filepath.Join(t.TempDir(), "b.jsonl")
+	run := func(args ...string) (int, string) {
+		// replay-log answers each request only after reading it, so
+		// the tap sees every response after its request.
+		argv, env := helperArgs("replay-log", "TAP_FILE="+filepath.Join(fx, "interleaved.log"))
+		r := startTap(t, env, append(args, append([]string{"--"}, argv...)...)...)
+		r.stdin.Write(client)
+		r.stdin.Close()
+		io.Copy(io.Discard, r.stdout)
+		return r.wait(t, 20*time.Second), r.stderr.String()
+	}
+	code, errOut := run("--write-baseline", bl, "--fail-on", "warning")
+	if code != 1 || !strings.Contains(errOut, "validation against revision 0.0.1 (schema/0.0.1/dsh-sdk-protocol.schema.json): 0 errors, 2 warnings") {
+		t.Fatalf("write: exit %d\n%s", code, errOut)
+	}
+	b, _ := os.ReadFile(bl)
+	if strings.Count(string(b), `"rule":"method.unknown"`) != 2 {
+		t.Fatalf("baseline:\n%s", b)
+	}
+	if code, errOut = run("--baseline", bl, "--fail-on", "warning"); code != 0 || strings.Count(errOut, ": baselined warning method.unknown") != 2 {
+		t.Errorf("baselined: exit %d\n%s", code, errOut)
+	}
+	os.WriteFile(bl, append(b, []byte(`{"rule":"state.seq","method":"session.event","pointer":"/params/event/seq"}`+"\n")...), 0o644)
+	if code, errOut = run("--baseline", bl, "--fail-on", "error"); code != 1 || !strings.Contains(errOut, "error baseline.stale: entry") {
+		t.Errorf("stale: exit %d\n%s", code, errOut)
+	}
+	if code, errOut = run("--rule", "method.unknown=off", "--fail-on", "warning", "--revision", "0.2.1"); code != 0 || !strings.Contains(errOut, "validation against revision 0.2.1") {
+		t.Errorf("--rule off: exit %d\n%s", code, errOut)
+	}
+	if code, errOut = run("--rule", "bogus=off"); code != 2 || !strings.Contains(errOut, `unknown rule id "bogus"`) {
+		t.Errorf("bad --rule: exit %d\n%s", code, errOut)
+	}
+	if code, errOut = run("--revision", "9.9"); code != 2 || !strings.Contains(errOut, "known: 0.0.1, 0.2.1") {
+		t.Errorf("9.9: exit %d\n%s", code, errOut)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/frame"
 	"github.com/dshgen/dshgen/gen/wire/validate"
+	"github.com/dshgen/dshgen/schema"
 )
 
 // stdinName names standard input in findings.
@@ -23,7 +24,7 @@ func init() {
 		format        string
 		maxFrameBytes int64
 		snapshot      bool
-		promptOverlap string
+		pol           policyFlags
 		typeName      string
 		fullCauses    bool
 	)
@@ -51,9 +52,23 @@ content, so responses are paired with requests.
 Findings are printed as file:line: severity rule: message (--format text),
 or as json, junit or github workflow annotations, followed by a summary.
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage or
-input error.`,
+input error.
+
+Which schema: --revision NAME picks a shipped revision, --schema FILE any
+schema (not both). The shipped revisions:
+` + revisionHelp() + `The default is 0.0.1: it is the revision of the npm runtime and the one
+existing captures and CI jobs were made against, so their results do not
+change; a stream of the other revision checked against it gets findings
+that name the revision difference (and suggest --revision). The summary
+says which revision the run checked against.
+
+Findings a CI can live with: --rule ID=off|info|warning|error sets one
+rule's severity; --baseline FILE accepts known findings (by rule, method,
+union tag and JSON pointer; reported as baselined, they do not fail the
+run; an entry matching nothing fails it as baseline.stale);
+--write-baseline FILE writes one from this run. See
+gen/wire/validate/RULES.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sev, _ := validate.ParseSeverity(promptOverlap)
 			var dir ir.Direction
 			both := false
 			switch direction {
@@ -66,14 +81,19 @@ input error.`,
 			if maxFrameBytes <= 0 {
 				return usageErr(fmt.Errorf("--max-frame-bytes must be positive"))
 			}
-			m, err := src.load()
+			m, err := src.loadForValidation(cmd.ErrOrStderr())
 			if err != nil {
 				return usageErr(err)
 			}
-			v, err := validate.New(m, validate.Options{Snapshot: snapshot, PromptOverlap: sev, FullCauses: fullCauses})
+			opts, bw, err := pol.options(validate.Options{Snapshot: snapshot, FullCauses: fullCauses})
 			if err != nil {
 				return usageErr(err)
 			}
+			v, err := validate.New(m, opts)
+			if err != nil {
+				return usageErr(err)
+			}
+			hints := newRevisionHints(m, opts)
 			if len(args) == 0 {
 				args = []string{"-"}
 			}
@@ -87,6 +107,14 @@ input error.`,
 			rw, err := validate.NewReportWriter(cmd.OutOrStdout(), format)
 			if err != nil {
 				return usageErr(err)
+			}
+			rw.SetAgainst(against(m))
+			emit := func(f validate.Finding) {
+				hints.annotate(&f)
+				if bw != nil {
+					bw.Add(f)
+				}
+				rw.Finding(f)
 			}
 			var inputErrs []error
 			for _, a := range args {
@@ -107,16 +135,29 @@ input error.`,
 				rw.BeginStream(name)
 				var res validate.Result
 				if typeName != "" {
-					res, err = v.ValidateValuesStream(r, typeName, in, rw.Finding)
+					res, err = v.ValidateValuesStream(r, typeName, in, emit)
 				} else {
-					res, err = v.ValidateStream(r, in, rw.Finding)
+					res, err = v.ValidateStream(r, in, emit)
 				}
 				rw.EndStream(res.Frames, res.Capture)
 				if err != nil {
 					inputErrs = append(inputErrs, fmt.Errorf("%s: %w", name, err))
 				}
 			}
+			if opts.Baseline != nil && len(inputErrs) == 0 {
+				stale := opts.Baseline.Stale()
+				if len(stale) > 0 {
+					rw.BeginStream(opts.Baseline.File)
+					for _, f := range stale {
+						rw.Finding(f)
+					}
+					rw.EndStream(0, false)
+				}
+			}
 			if err := rw.Close(); err != nil {
+				return usageErr(err)
+			}
+			if err := pol.saveBaseline(bw); err != nil {
 				return usageErr(err)
 			}
 			if len(inputErrs) > 0 {
@@ -129,13 +170,13 @@ input error.`,
 		},
 	}
 	f := cmd.Flags()
-	addSchemaFlags(f, &src)
+	addSchemaFlags(cmd, &src, schema.Default, defaultRevisionWhy)
 	choiceFlag(cmd, &direction, "direction", "auto", directionChoices, "side that wrote an NDJSON input: auto (a mixed file when its first frames come from both sides, else the side of the first known method), client-to-server, server-to-client, or both (a mixed file; responses paired within it); captures always carry both")
 	choiceFlag(cmd, &format, "format", "text", validate.Formats, "output format: text, json, junit or github (workflow annotations)")
 	f.Int64Var(&maxFrameBytes, "max-frame-bytes", frame.DefaultMaxFrameBytes, "longest frame read; a longer line is reported (frame.too-large) and skipped without being buffered")
 	f.BoolVar(&snapshot, "snapshot", false, "validate the upstream's normalized snapshot fixtures as they are (no jsonrpc, {{placeholder}} strings, time 0, sessions merged under one placeholder id)")
-	choiceFlag(cmd, &promptOverlap, "prompt-overlap", "error", overlapChoices, "severity of a session/prompt sent while the session's previous prompt has not settled: error, warning or off (the protocol says an overlap fails; the 0.0.1-rc.5 runtime queues it)")
-	f.StringVar(&typeName, "type", "", "validate each line as one instance of the named $defs type instead of as a frame")
+	addPolicyFlags(cmd, &pol)
+	f.StringVar(&typeName, "type", "", "validate each input as instances of the `NAME`d $defs (or definitions) type instead of as frames: one JSON document (pretty-printed is fine) or NDJSON, one instance per line")
 	f.BoolVar(&fullCauses, "full-causes", false, "debug: report every leaf of the validation library's error tree, not only the chosen union branch")
 	rootCmd.AddCommand(cmd)
 }

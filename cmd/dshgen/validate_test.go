@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,10 +53,19 @@ func TestValidateCLIRealCaptures(t *testing.T) {
 			clean = append(clean, l)
 		}
 	}
-	// Warnings only (the runtime rejected the invalid requests): exit 0.
+	// The deliberate negative tests (invalid maxTokens, unknown methods)
+	// are findings whatever the runtime answered: 4 params errors, 2
+	// unknown-method warnings, the answer in the message.
 	code, out, errOut := runValidate(t, nil, clean...)
-	if code != 0 || !strings.Contains(out, "dshgen validate: 7 streams, 250 frames: 0 errors, 6 warnings") {
+	if code != 1 || !strings.Contains(out, "dshgen validate: 7 streams, 250 frames: 4 errors, 2 warnings, 0 info; checked against revision 0.0.1") ||
+		!strings.Contains(out, "(the peer answered with error -32603 at line 2)") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	// The committed baseline accepts exactly those: clean, exit 0.
+	bl := filepath.Join(repoRoot(t), "testdata", "baselines", "real-captures-0.0.1.jsonl")
+	code, out, errOut = runValidate(t, nil, append([]string{"--baseline", bl}, clean...)...)
+	if code != 0 || !strings.Contains(out, "0 errors, 0 warnings, 0 info (+6 baselined)") || strings.Count(out, ": baselined ") != 6 {
+		t.Errorf("baseline: exit %d\n%s%s", code, out, errOut)
 	}
 	// stdin gives the same as the file.
 	data, _ := os.ReadFile(filepath.Join(filepath.Dir(clean[0]), "interleaved.log"))
@@ -84,7 +95,7 @@ func TestValidateCLICase18(t *testing.T) {
 		!strings.Contains(lines[0], "type=turn/end") || !strings.Contains(lines[0], "#/$defs/TurnEndEvent/properties/data/properties/turn/type") {
 		t.Errorf("line 2 finding: %s", lines[0])
 	}
-	if lines[6] != "dshgen validate: 1 stream, 8 frames: 6 errors, 0 warnings, 0 info" {
+	if !strings.HasPrefix(lines[6], "dshgen validate: 1 stream, 8 frames: 6 errors, 0 warnings, 0 info; checked against ") || !strings.HasSuffix(lines[6], "schema.json") {
 		t.Errorf("summary: %s", lines[6])
 	}
 }
@@ -214,4 +225,137 @@ func TestValidateCLIMaxFrameBytes(t *testing.T) {
 		!strings.Contains(out, "<stdin>:4: error params.schema") || !strings.Contains(out, "5 frames") {
 		t.Errorf("1 MiB limit: exit %d\n%s", code, out)
 	}
+}
+
+// TestValidateCLIBaselineAndRules: a baseline entry that matches nothing
+// fails the run as stale; --write-baseline writes one the next run is
+// clean with; --rule switches a rule; bad ids are usage errors.
+func TestValidateCLIBaselineAndRules(t *testing.T) {
+	logs := []string{sharedPath(t, "fixtures", "real-captures", "unknown-method", "interleaved.log")}
+	dir := t.TempDir()
+	bl := filepath.Join(dir, "b.jsonl")
+	code, out, errOut := runValidate(t, nil, append([]string{"--write-baseline", bl}, logs...)...)
+	if code != 0 || !strings.Contains(out, "2 warnings") {
+		t.Fatalf("write: exit %d\n%s%s", code, out, errOut)
+	}
+	b, _ := os.ReadFile(bl)
+	if strings.Count(string(b), `"rule":"method.unknown"`) != 2 {
+		t.Fatalf("baseline written:\n%s", b)
+	}
+	code, out, errOut = runValidate(t, nil, append([]string{"--baseline", bl}, logs...)...)
+	if code != 0 || !strings.Contains(out, "(+2 baselined)") {
+		t.Errorf("reuse: exit %d\n%s%s", code, out, errOut)
+	}
+	stale := string(b) + `{"rule":"params.schema","method":"session/prompt","pointer":"/params/sessionId"}` + "\n"
+	os.WriteFile(bl, []byte(stale), 0o644)
+	code, out, _ = runValidate(t, nil, append([]string{"--baseline", bl}, logs...)...)
+	if code != 1 || !strings.Contains(out, "error baseline.stale: entry {\"rule\":\"params.schema\",\"method\":\"session/prompt\",\"pointer\":\"/params/sessionId\"} matched no finding") ||
+		!strings.Contains(out, "b.jsonl:5:") {
+		t.Errorf("stale: exit %d\n%s", code, out)
+	}
+	code, out, _ = runValidate(t, nil, append([]string{"--rule", "method.unknown=error"}, logs...)...)
+	if code != 1 || strings.Count(out, ": error method.unknown") != 2 {
+		t.Errorf("--rule error: exit %d\n%s", code, out)
+	}
+	code, out, _ = runValidate(t, nil, append([]string{"--rule", "method.unknown=off"}, logs...)...)
+	if code != 0 || strings.Contains(out, "method.unknown") {
+		t.Errorf("--rule off: exit %d\n%s", code, out)
+	}
+	code, _, errOut = runValidate(t, nil, append([]string{"--rule", "no.such-rule=off"}, logs...)...)
+	if code != 2 || !strings.Contains(errOut, `unknown rule id "no.such-rule" (known: input.read,`) || !strings.Contains(errOut, "state.prompt-overlap") {
+		t.Errorf("--rule unknown id: exit %d\n%s", code, errOut)
+	}
+	os.WriteFile(bl, []byte(`{"rule":"nope","pointer":""}`+"\n"), 0o644)
+	code, _, errOut = runValidate(t, nil, append([]string{"--baseline", bl}, logs...)...)
+	if code != 2 || !strings.Contains(errOut, "b.jsonl:1: unknown rule id \"nope\"") {
+		t.Errorf("bad baseline: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestValidateCLIRevisions: --revision picks the schema, the summary says
+// which; an unknown revision and --schema with --revision are usage
+// errors; 0.2.1 traffic checked against 0.0.1 (and 0.0.1 traffic against
+// 0.2.1) names the revision difference in every finding.
+func TestValidateCLIRevisions(t *testing.T) {
+	root := repoRoot(t)
+	pypi, _ := filepath.Glob(filepath.Join(root, "testdata", "pypi", "captures", "*", "*.log.gz"))
+	if len(pypi) == 0 {
+		t.Fatal("no PyPI reference captures")
+	}
+	code, _, errOut := runValidate(t, nil, "--revision", "9.9", "x")
+	if code != 2 || !strings.Contains(errOut, `unknown revision "9.9" (known: 0.0.1, 0.2.1)`) {
+		t.Errorf("9.9: exit %d %s", code, errOut)
+	}
+	code, _, errOut = runValidate(t, nil, "--revision", "0.2.1", "--schema", "x.json", "x")
+	if code != 2 || !strings.Contains(errOut, "--schema and --revision") {
+		t.Errorf("both: exit %d %s", code, errOut)
+	}
+	// Under its own revision: clean but for the scenarios' deliberate
+	// negative tests, which the committed baseline accepts (overlapping
+	// prompts included: 0.2.1 turns state.prompt-overlap off).
+	args := []string{"--revision", "0.2.1", "--format", "json", "--baseline", filepath.Join(root, "testdata", "baselines", "pypi-0.2.1.jsonl")}
+	var tmp []string
+	for _, p := range pypi {
+		f := filepath.Join(t.TempDir(), filepath.Base(filepath.Dir(p))+"-"+strings.TrimSuffix(filepath.Base(p), ".gz"))
+		os.WriteFile(f, gunzip(t, p), 0o644)
+		tmp = append(tmp, f)
+	}
+	code, out, _ := runValidate(t, nil, append(args, tmp...)...)
+	if code != 0 || !strings.Contains(out, `"revision": "0.2.1"`) || !strings.Contains(out, `"errors": 0`) || !strings.Contains(out, `"warnings": 0`) || !strings.Contains(out, `"baselined": 2`) {
+		t.Errorf("PyPI captures under 0.2.1: exit %d\n%s", code, out)
+	}
+	for _, p := range pypi {
+		data := gunzip(t, p)
+		// Under 0.0.1: every finding says what 0.2.1 has.
+		_, out, _ = runValidate(t, data)
+		for _, ln := range strings.Split(strings.TrimSpace(out), "\n") {
+			if strings.HasPrefix(ln, "dshgen validate:") {
+				if !strings.Contains(ln, "checked against revision 0.0.1") {
+					t.Errorf("%s: summary %s", p, ln)
+				}
+				continue
+			}
+			if !strings.Contains(ln, "revision 0.2.1") && !strings.Contains(ln, "session/frobnicate") {
+				t.Errorf("%s under 0.0.1: finding without a revision hint: %s", p, ln)
+			}
+		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(sharedPath(t, "fixtures", "real-captures"), "*", "interleaved.log"))
+	for _, l := range logs {
+		if strings.Contains(l, "malformed-lines") || strings.Contains(l, "invalid-max-tokens") || strings.Contains(l, "unknown-method") {
+			continue
+		}
+		_, out, _ := runValidate(t, nil, "--revision", "0.2.1", l)
+		n := 0
+		for _, ln := range strings.Split(strings.TrimSpace(out), "\n") {
+			if strings.HasPrefix(ln, "dshgen validate:") {
+				continue
+			}
+			n++
+			if !strings.Contains(ln, "revision 0.0.1") {
+				t.Errorf("%s under 0.2.1: finding without a revision hint: %s", l, ln)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s under 0.2.1: no findings (0.0.1 traffic differs from 0.2.1)", l)
+		}
+	}
+}
+
+func gunzip(t *testing.T, p string) []byte {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

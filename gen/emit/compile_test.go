@@ -119,6 +119,9 @@ func TestGoldenGo(t *testing.T) {
 	checks := 0
 	for _, c := range casesWith(t, "go") {
 		pkg := "c" + strings.NewReplacer("-", "_").Replace(c.Case)
+		if stem := strings.TrimSuffix(c.Schema, ".json"); stem != "schema" {
+			pkg += "_" + strings.NewReplacer("-", "_").Replace(stem) // a case's other schemas
+		}
 		dir := filepath.Join(mod, pkg)
 		writeCase(t, dir, c, "go")
 		caseDir, err := filepath.Abs(filepath.Join(root, "testdata", "cases", c.Case))
@@ -128,7 +131,13 @@ func TestGoldenGo(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "doc.go"), []byte("// Package check runs one case's expectations.\npackage check\n"))
 		writeFile(t, filepath.Join(dir, "common_test.go"), common)
 		writeFile(t, filepath.Join(dir, "case_test.go"), []byte(fmt.Sprintf("package check\n\nvar caseDir = %q\n", caseDir)))
-		if check, err := os.ReadFile(filepath.Join(root, "testdata", "golden", c.Case, "check.go.txt")); err == nil {
+		// check-<schema stem>.go.txt is one schema's expectations, else
+		// check.go.txt the case's.
+		check, err := os.ReadFile(filepath.Join(root, "testdata", "golden", c.Case, "check-"+strings.TrimSuffix(c.Schema, ".json")+".go.txt"))
+		if err != nil {
+			check, err = os.ReadFile(filepath.Join(root, "testdata", "golden", c.Case, "check.go.txt"))
+		}
+		if err == nil {
 			check = bytes.ReplaceAll(check, []byte(`"example.com/casecheck/go/dshproto"`), []byte(`"example.com/casecheck/`+pkg+`/go/dshproto"`))
 			writeFile(t, filepath.Join(dir, "check_test.go"), check)
 			checks++
@@ -182,15 +191,33 @@ func pythonExe(t *testing.T) string {
 func TestGoldenPython(t *testing.T) {
 	py := pythonExe(t)
 	dir := t.TempDir()
-	// Each case gets a directory of its own: a write replaces the whole
-	// python/ tree it targets, as generate does.
-	var pkgs, paths []string
+	// Each case schema gets a directory of its own: a write replaces the
+	// whole python/ tree it targets, as generate does. Schemas of one case
+	// share its package name, so mypy checks them in batches of distinct
+	// names (one batch unless a case has several schemas).
+	type batch struct{ pkgs, paths []string }
+	var batches []*batch
 	for _, c := range casesWith(t, "python") {
-		caseDir := filepath.Join(dir, c.Case)
+		caseDir := filepath.Join(dir, filepath.FromSlash(c.Name()))
 		writeCase(t, caseDir, c, "python")
 		pkg := c.options("python").Package
-		pkgs = append(pkgs, filepath.Join(c.Case, "python", pkg))
-		paths = append(paths, filepath.Join(caseDir, "python"))
+		var b *batch
+		for _, x := range batches {
+			taken := false
+			for _, p := range x.pkgs {
+				taken = taken || filepath.Base(p) == pkg
+			}
+			if !taken {
+				b = x
+				break
+			}
+		}
+		if b == nil {
+			b = &batch{}
+			batches = append(batches, b)
+		}
+		b.pkgs = append(b.pkgs, filepath.Join(filepath.FromSlash(c.Name()), "python", pkg))
+		b.paths = append(b.paths, filepath.Join(caseDir, "python"))
 		cmd := exec.Command(py, "-W", "error", "-c", "import "+pkg+"; import "+pkg+".types, "+pkg+".methods")
 		cmd.Dir = filepath.Join(caseDir, "python")
 		cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
@@ -206,8 +233,10 @@ func TestGoldenPython(t *testing.T) {
 	if os.Getenv("DSHGEN_PYTHON") == "" {
 		return
 	}
-	args := append([]string{"-m", "mypy", "--strict", "--no-incremental", "--cache-dir=" + filepath.Join(dir, ".mypy_cache")}, pkgs...)
-	run(t, dir, []string{"MYPYPATH=" + strings.Join(paths, string(os.PathListSeparator))}, py, args...)
+	for _, b := range batches {
+		args := append([]string{"-m", "mypy", "--strict", "--no-incremental", "--cache-dir=" + filepath.Join(dir, ".mypy_cache")}, b.pkgs...)
+		run(t, dir, []string{"MYPYPATH=" + strings.Join(b.paths, string(os.PathListSeparator))}, py, args...)
+	}
 }
 
 // tscPath returns the pinned TypeScript compiler (testdata/ts, npm ci), or
@@ -266,7 +295,7 @@ func TestGoldenTS(t *testing.T) {
 			writeFile(t, filepath.Join(out, "ts", "src", "zz-check.ts"), check)
 		}
 	}
-	m, err := ir.Load(filepath.Join(root, "schema", "dsh-sdk-protocol.schema.json"))
+	m, err := ir.Load(filepath.Join(root, "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -223,7 +223,23 @@ func (l *loader) fill(t *Type, at loc, n *node) {
 		l.enumNames(t, at, n)
 		return
 	}
-	ts, _ := typeList(n)
+	ts, tnull := typeList(n)
+	if len(typeParts(n)) > 1 && !n.Has("properties") {
+		if tnull && isDefLoc(at) {
+			// A nullable type list: the def is the union, null allowed.
+			vt := l.newTypeKey(at.Key()+"|nonnull", at.Child("type"), n, t.Name+"Value")
+			l.typeListUnion(vt, at, n)
+			t.Kind, t.Alias = KindAlias, &TypeRef{Kind: RefNamed, Named: vt, Nullable: true}
+			return
+		}
+		l.typeListUnion(t, at, n)
+		return
+	}
+	if n.Has("allOf") && !n.Has("$ref") {
+		if l.allOf(t, at, n) {
+			return
+		}
+	}
 	isObj := (len(ts) == 1 && ts[0] == "object") || (len(ts) == 0 && n.Has("properties"))
 	if isObj && (n.Has("properties") || n.Has("required")) {
 		t.Kind = KindObject
@@ -306,11 +322,28 @@ func (l *loader) enumNames(t *Type, at loc, n *node) {
 			custom = nil
 		}
 	}
+	// Values that are not identifiers are spelled (spellName); two values
+	// that still land on one name are both spelled exactly (exactSpelling);
+	// a collision left after that (values that differ only in case) is
+	// reported by checkNames.
+	bases := make([]string, len(t.Enum))
+	count := map[string]int{}
 	for i, v := range t.Enum {
-		base := v.Value
+		bases[i] = spellName(v.Value)
 		if custom != nil {
-			base = custom[i]
+			bases[i] = custom[i]
 		}
+		count[goPascal(bases[i])]++
+	}
+	if custom == nil {
+		for i, v := range t.Enum {
+			if count[goPascal(bases[i])] > 1 {
+				bases[i] = exactSpelling(v.Value)
+			}
+		}
+	}
+	for i, v := range t.Enum {
+		base := bases[i]
 		v.Names[LangGo] = t.Names[LangGo] + goPascal(base)
 		v.Names[LangPython] = upperSnake(base)
 		v.Names[LangTS] = pascal(base)
@@ -318,45 +351,80 @@ func (l *loader) enumNames(t *Type, at loc, n *node) {
 			l.problem(loc{Doc: at.Doc, Ptr: fragOf(v.Pointer)},
 				fmt.Sprintf("enum value %q has no letter or digit to name a constant after", v.Value),
 				"add \"x-enum-names\": [...] beside the enum with one identifier per value")
+			continue
 		}
 	}
 }
 
 // object builds a KindObject type's fields.
 func (l *loader) object(t *Type, at loc, n *node) {
+	l.objectParts(t, at, n, []objPart{{at, n}})
+}
+
+// objPart is one schema whose members an object type has: the type's own
+// schema, or one allOf member (a $ref followed).
+type objPart struct {
+	at loc
+	n  *node
+}
+
+// objectParts builds a KindObject type's fields from its own schema (at, n)
+// and its allOf parts (see allOf): members in the order first declared; a
+// member declared by several parts takes the first declaration, unless a
+// later one pins a const (the more specific schema); required if any part
+// requires it. additionalProperties comes from the type's own schema.
+func (l *loader) objectParts(t *Type, at loc, n *node, parts []objPart) {
 	required := map[string]bool{}
-	if rq := n.Get("required"); rq != nil && rq.Kind() == schemadoc.Array {
-		for _, it := range rq.Items() {
-			required[it.Str()] = true
+	for _, p := range parts {
+		for k := range requiredSet(p.n) {
+			required[k] = true
 		}
 	}
-	props := n.Get("properties")
-	declared := map[string]bool{}
-	if props != nil && props.Kind() == schemadoc.Object {
+	declared := map[string]*Field{}
+	for _, part := range parts {
+		props := part.n.Get("properties")
+		if props == nil || props.Kind() != schemadoc.Object {
+			continue
+		}
 		for _, key := range props.Keys() {
 			p := props.Get(key)
-			pat := at.Child("properties", key)
-			declared[key] = true
+			pat := part.at.Child("properties", key)
+			_, pn := l.deref(pat, p)
+			hasConst := pn.Get("const") != nil && !isNamed(pat, p)
+			prev := declared[key]
+			if prev != nil && (prev.Const != nil || !hasConst) {
+				continue
+			}
 			f := &Field{Wire: key, Pointer: l.pointerOf(pat), Required: required[key]}
 			f.Names = fieldNames(key, overridesOf(p))
 			if p.Kind() == schemadoc.Object {
 				f.Description = p.StrOf("description")
 			}
-			_, pn := l.deref(pat, p)
-			if c := pn.Get("const"); c != nil && !isNamed(pat, p) {
+			if prev != nil && f.Description == "" {
+				f.Description = prev.Description
+			}
+			if hasConst {
+				c := pn.Get("const")
 				s := c.Compact()
 				f.Const = &s
 				f.Type = TypeRef{Kind: primitiveOf(c)}
 			} else {
 				f.Type = l.use(pat, p, t.Name+pascal(key))
 			}
+			if prev != nil {
+				*prev = *f
+				continue
+			}
+			declared[key] = f
 			t.Fields = append(t.Fields, f)
 		}
 	}
-	if rq := n.Get("required"); rq != nil && rq.Kind() == schemadoc.Array {
-		for i, it := range rq.Items() {
-			if !declared[it.Str()] {
-				l.problem(at.Child("required", i), fmt.Sprintf("required member %q is not declared in properties, so no binding can type it", it.Str()), "declare it under properties")
+	for _, part := range parts {
+		if rq := part.n.Get("required"); rq != nil && rq.Kind() == schemadoc.Array {
+			for i, it := range rq.Items() {
+				if declared[it.Str()] == nil {
+					l.problem(part.at.Child("required", i), fmt.Sprintf("required member %q is not declared in properties, so no binding can type it", it.Str()), "declare it under properties")
+				}
 			}
 		}
 	}
@@ -507,15 +575,18 @@ func (l *loader) shapeRef(at loc, n *node, hint string) TypeRef {
 		if ok && len(vals) > 0 {
 			return TypeRef{Kind: RefString, Enum: vals, Nullable: nullable}
 		}
-		l.problem(at.Child("enum"), "only string enums (optionally with null) are supported", "")
-		return TypeRef{Kind: RefJSON}
+		return enumFallback(e, nullable)
 	}
 	if c := n.Get("const"); c != nil {
 		return TypeRef{Kind: primitiveOf(c)}
 	}
-	if len(ts) > 1 {
-		l.problem(at.Child("type"), fmt.Sprintf("a type list %v is not supported (only one type, optionally with \"null\")", ts), "use oneOf with named branches")
-		return TypeRef{Kind: RefJSON}
+	if len(typeParts(n)) > 1 {
+		r := l.anonymous(at, n, hint, "a type list")
+		r.Nullable = nullable
+		return r
+	}
+	if ap := n.Get("allOf"); ap != nil && ap.Kind() == schemadoc.Array {
+		return l.anonymous(at, n, hint, "an inline allOf")
 	}
 	kind := ""
 	if len(ts) == 1 {
@@ -569,11 +640,15 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 	var bs []binfo
 	for _, b := range branches {
 		tat, tn := l.deref(b.at, b.n)
-		bs = append(bs, binfo{b, tat, tn, jsonTypeOf(tn)})
+		bs = append(bs, binfo{branch: b, tat: tat, tn: tn, js: jsonTypeOf(tn)})
+	}
+	bs = l.expand(kw, bs)
+	if tag := n.StrOf(kwUnionTag.Name); tag != "" && !l.checkUnionTag(at, tag, bs) {
+		return
 	}
 	allObjects := true
 	for _, b := range bs {
-		if b.js != "object" {
+		if b.js != "object" || b.part != "" {
 			allObjects = false
 		}
 	}
@@ -606,11 +681,12 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 				seen[val] = b.at.Ptr
 				known = append(known, val)
 				v := &Variant{TagValue: val, Index: b.index, Pointer: l.pointerOf(b.at), JSONType: "object"}
-				v.Names = Names{goPascal(val), pascal(val), pascal(val)}
+				sv := spellName(val)
+				v.Names = Names{goPascal(sv), pascal(sv), pascal(sv)}
 				if isNamed(b.tat, b.tn) {
 					v.Type = l.typeAt(b.tat)
 				} else {
-					v.Type = l.newType(b.tat, b.tn, t.Name+pascal(val))
+					v.Type = l.newType(b.tat, b.tn, t.Name+pascal(sv))
 				}
 				u.Variants = append(u.Variants, v)
 			}
@@ -636,11 +712,14 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 		for _, b := range bs {
 			v := &Variant{TagValue: b.js, JSONType: b.js, Index: b.index, Pointer: l.pointerOf(b.at)}
 			switch {
+			case b.part != "":
+				v.Type = l.partType(b, t.Name+pascal(b.part))
 			case isNamed(b.tat, b.tn):
 				v.Type = l.typeAt(b.tat)
 			case b.js == "object" && b.tn.Has("properties"):
-				l.problem(b.at, "this union branch has no name", "give it a \"title\", move it to $defs and $ref it, or give the branches a const tag member")
-				continue
+				if v.Type = l.branchType(t, b, bs); v.Type == nil {
+					continue
+				}
 			default:
 				suffix := b.js
 				if ts, _ := typeList(b.tn); len(ts) == 1 {
@@ -660,11 +739,11 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 	if allObjects && l.shapeDistinct(bs2nodes(bs)) {
 		u.By = ByShape
 		for _, b := range bs {
-			if !isNamed(b.tat, b.tn) {
-				l.problem(b.at, "this union branch has no name", "give it a \"title\", move it to $defs and $ref it, or give the branches a const tag member so names come from tag values")
+			vt := l.branchType(t, b, bs)
+			if vt == nil {
 				continue
 			}
-			v := &Variant{JSONType: "object", Index: b.index, Pointer: l.pointerOf(b.at), Type: l.typeAt(b.tat)}
+			v := &Variant{JSONType: "object", Index: b.index, Pointer: l.pointerOf(b.at), Type: vt}
 			v.Names = v.Type.Names
 			v.TagValue = v.Type.Name
 			if rq := b.tn.Get("required"); rq != nil {
@@ -676,16 +755,8 @@ func (l *loader) union(t *Type, at loc, n *node, kw string, branches []branch) {
 		}
 		return
 	}
-	var unnamed []branch
-	for _, b := range bs {
-		if !isNamed(b.tat, b.tn) {
-			unnamed = append(unnamed, b.branch)
-		}
-	}
-	for _, b := range unnamed {
-		l.problem(b.at, "this union branch has no name", "give it a \"title\", move it to $defs and $ref it, or give the branches a const tag member so names come from tag values")
-	}
-	l.problem(at.Child(kw), "cannot tell the branches of this union apart", "give every branch a required const tag member, make the branches distinct JSON types, or make them closed objects (additionalProperties: false) that each require a member no other branch declares")
+	// Nothing above separates the branches: ordered tries.
+	l.tryUnion(t, u, l.flattenRefs(kw, bs))
 }
 
 // binfo is a union branch with its dereferenced target and JSON type.
@@ -694,6 +765,9 @@ type binfo struct {
 	tat loc   // dereferenced location
 	tn  *node // dereferenced node
 	js  string
+	// part is the JSON type when the branch is one part of a split "type"
+	// list ("" otherwise).
+	part string
 }
 
 func bs2nodes(xs []binfo) []*node {
@@ -726,6 +800,9 @@ func isFallbackTag(p *node) bool {
 
 // findTag returns the tag member of an all-object union, or "".
 func (l *loader) findTag(n *node, branches []binfo) string {
+	if tag := n.StrOf(kwUnionTag.Name); tag != "" {
+		return tag // checked by checkUnionTag
+	}
 	if d := n.Get("discriminator"); d != nil {
 		if pn := d.StrOf("propertyName"); pn != "" {
 			return pn
@@ -869,4 +946,33 @@ func suffixed(hint, s string) string {
 		return ""
 	}
 	return hint + s
+}
+
+// enumFallback types an enum that is not strings (and null): values of one
+// JSON type are that type (integers, numbers, booleans); values of several
+// types are any JSON value. Either way the validator checks the listed
+// values; the binding holds what the schema's JSON types allow (see
+// "Unions" in README.md).
+func enumFallback(e *node, nullable bool) TypeRef {
+	kind := RefKind(-1)
+	for _, it := range e.Items() {
+		if it.Kind() == schemadoc.Null {
+			nullable = true
+			continue
+		}
+		k := primitiveOf(it)
+		switch {
+		case kind == -1:
+			kind = k
+		case kind == k:
+		case (kind == RefInteger && k == RefNumber) || (kind == RefNumber && k == RefInteger):
+			kind = RefNumber
+		default:
+			return TypeRef{Kind: RefJSON}
+		}
+	}
+	if kind == -1 {
+		return TypeRef{Kind: RefNull}
+	}
+	return TypeRef{Kind: kind, Nullable: nullable && kind != RefJSON}
 }

@@ -20,6 +20,8 @@ var (
 		Where: "a named string enum, beside its enum or oneOf of consts (one identifier per value)"}
 	kwValidationOnly = schemadoc.Keyword{Name: "x-validation-only", Shape: schemadoc.ShapeBool,
 		Where: "a $defs (or definitions) entry of the root schema that no other type uses"}
+	kwUnionTag = schemadoc.Keyword{Name: "x-union-tag", Shape: schemadoc.ShapeString,
+		Where: "a oneOf/anyOf union whose branches all require the named member with a string const of their own (the tag the IR would otherwise not pick)"}
 	kwMethods = schemadoc.Keyword{Name: "x-methods", Shape: schemadoc.ShapeObject, RootOnly: true,
 		Where: "the root of the schema (method name → entry)"}
 	kwTSRequestMap = schemadoc.Keyword{Name: "x-ts-request-map", Shape: schemadoc.ShapeString, RootOnly: true,
@@ -28,10 +30,18 @@ var (
 		Where: "the root of the schema (name of the TypeScript notification map)"}
 	kwRequestID = schemadoc.Keyword{Name: "x-request-id", Shape: schemadoc.ShapeString, RootOnly: true,
 		Where: "the root of the schema (how SDK senders mint request ids: prefix{counter|uuid-hex|uuid}suffix)"}
+	kwMethod = schemadoc.Keyword{Name: "x-method", Shape: schemadoc.ShapeString,
+		Where: "a $defs entry that is the params (or, named *Response, the result) of a JSON-RPC method (ACP's convention; see METHODS.md)"}
+	kwSide = schemadoc.Keyword{Name: "x-side", Shape: schemadoc.ShapeString,
+		Where: "a $defs entry with x-method: the side that handles the method, \"agent\" or \"client\" (ACP's convention)"}
+	kwExtensionPrefix = schemadoc.Keyword{Name: "x-extension-method-prefix", Shape: schemadoc.ShapeString, RootOnly: true,
+		Where: "the root of the schema (method names starting with it are extension methods: raw params and result, not method.unknown)"}
+	kwRuleSets = schemadoc.Keyword{Name: "x-dshgen-rules", Shape: schemadoc.ShapeStrings, RootOnly: true,
+		Where: "the root of the schema (the stateful rule sets the validator runs, see gen/wire/validate/rulesets)"}
 )
 
 // Keywords returns the extension keywords the IR reads (the overlay
 // checker's table).
 func Keywords() []schemadoc.Keyword {
-	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwMethods, kwTSRequestMap, kwTSNotificationMap, kwRequestID}
+	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwUnionTag, kwMethods, kwTSRequestMap, kwTSNotificationMap, kwMethod, kwSide, kwExtensionPrefix, kwRuleSets, kwRequestID}
 }

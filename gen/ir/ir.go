@@ -101,6 +101,21 @@ type Model struct {
 	// identifiers of every call and handler, which side sends and receives
 	// each method, and how request ids are minted (sdk.go).
 	SDK *SDK
+	// InputRequests are methods a request's result asks the client to run
+	// inside the protocol's own payload rather than as JSON-RPC requests
+	// (MCP 2026-07-28's InputRequest: sampling/createMessage,
+	// elicitation/create, roots/list). Not in Methods: a JSON-RPC frame
+	// calling one is method.unknown.
+	InputRequests []*Method
+	// ExtensionPrefix is the prefix of extension method names (ACP: "_"):
+	// such methods are not in the table and are not method.unknown; their
+	// params and results are any JSON. "" when the protocol has none.
+	ExtensionPrefix string
+	// ErrorCodes are the error codes with an error object type of their own
+	// (errors_infer.go), by code.
+	ErrorCodes []ErrorCode
+	// RuleSets are the names in the schema's (or overlay's) x-dshgen-rules.
+	RuleSets []string
 	// ValidationOnly lists the pointers of $defs entries marked
 	// "x-validation-only": true — checked by the validator, not generated
 	// (for example a JSON-RPC envelope union told apart by "not" clauses).
@@ -157,6 +172,9 @@ type Direction string
 const (
 	ClientToServer Direction = "client-to-server"
 	ServerToClient Direction = "server-to-client"
+	// Both: either side sends it (MCP ping, notifications/progress,
+	// notifications/cancelled); the validator checks no direction.
+	Both Direction = "both"
 )
 
 // Method is one x-methods entry.
@@ -171,6 +189,15 @@ type Method struct {
 	ParamsOptional bool
 	// Result is the success result type (requests only, else nil).
 	Result *Type
+	// ResultAlternatives are further result types a success response may
+	// carry instead of Result (MCP 2025-11-25: CreateTaskResult answers a
+	// task-augmented request). The validator accepts a result that matches
+	// Result or any of them; the bindings type the result as Result.
+	ResultAlternatives []*Type
+	// Source says where the entry comes from: "#/x-methods/NAME" (the
+	// schema or an overlay), or the convention it was inferred by with the
+	// defs it was read from (see METHODS.md).
+	Source string
 	// Pointer is the JSON pointer of the entry, e.g. "#/x-methods/initialize".
 	Pointer string
 
@@ -321,14 +348,10 @@ type Union struct {
 // and refuses a value it does not know, so a new mode cannot be printed as
 // another by accident.
 //
-// Room for a union decoded by ordered tries (published schemas with untagged
-// anyOf, not built yet): a mode whose bindings try Variants in Index order
-// and keep the first that the variant's schema (Variant.Pointer, compiled by
-// the validator) accepts exactly. The model already carries what such a
-// decoder needs: the order (Index), the exact schema of each branch
-// (Pointer), its JSON type (JSONType) and required members (Required) for
-// cheap pre-checks; ByShape is its special case where at most one branch can
-// match.
+// ByTry is the mode for every union the other three do not separate: the
+// bindings try Variants in their order (sorted by the loader, see README.md
+// "Unions") and keep the first that decodes (anyOf) or the only one
+// (oneOf); ByShape is its special case where at most one branch can match.
 type UnionBy int
 
 // Union selection modes.
@@ -336,6 +359,10 @@ const (
 	ByTag      UnionBy = iota // the Tag member's const value
 	ByJSONType                // the JSON type of the value
 	ByShape                   // the required member sets of closed objects
+	// ByTry: no member or JSON type tells the branches apart; every binding
+	// tries Variants in their order (already sorted: see README.md "Unions")
+	// and keeps the first that decodes (anyOf) or the only one (oneOf).
+	ByTry
 )
 
 func (b UnionBy) String() string {
@@ -346,6 +373,8 @@ func (b UnionBy) String() string {
 		return "by JSON type"
 	case ByShape:
 		return "by shape"
+	case ByTry:
+		return "by ordered tries"
 	}
 	return fmt.Sprintf("UnionBy(%d)", int(b))
 }

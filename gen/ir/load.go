@@ -27,6 +27,7 @@ type loader struct {
 	types    map[string]*Type // by loc.Key()
 	typeLocs map[*Type]loc
 	fallback map[*Type]*Type // fallback def → its union
+	titled   map[string]titledBranch
 	depth    int
 }
 
@@ -56,6 +57,16 @@ func LoadBytes(path string, raw []byte) (*Model, error) {
 // problem like any other. Every problem found is returned at once as a
 // *LoadError.
 func LoadSource(src Source) (*Model, error) {
+	set, err := openSet(src)
+	if err != nil {
+		return nil, err
+	}
+	m, _, err := build(set, src.Path, false)
+	return m, err
+}
+
+// openSet opens and meta-validates the documents src names.
+func openSet(src Source) (*schemadoc.Set, error) {
 	set, err := schemadoc.Open(src, Keywords())
 	if err != nil {
 		return nil, err
@@ -64,11 +75,14 @@ func LoadSource(src Source) (*Model, error) {
 	if err := set.MetaValidate(); err != nil {
 		return nil, err
 	}
-	return build(set, src.Path)
+	return set, nil
 }
 
 // build makes the IR of a loaded set of documents.
-func build(set *schemadoc.Set, path string) (*Model, error) {
+// With lenient, the problems that only keep bindings from typing a schema
+// (the types and names of build and finish) are returned apart instead of
+// failing the load (see LoadForValidation).
+func build(set *schemadoc.Set, path string, lenient bool) (*Model, []Problem, error) {
 	l := &loader{set: set, types: map[string]*Type{}, typeLocs: map[*Type]loc{}, fallback: map[*Type]*Type{}}
 	root := set.Root()
 	m := &Model{
@@ -100,14 +114,28 @@ func build(set *schemadoc.Set, path string) (*Model, error) {
 			l.typeAt(dat)
 		}
 	}
-	m.Methods = l.methods(at)
+	typing := len(l.problems)
+	m.Methods = l.methods(at, m)
 	m.SDK = l.sdk(m, at)
+	m.ErrorCodes = l.errorCodes(at)
+	for _, r := range root.Root.Get(kwRuleSets.Name).Items() {
+		m.RuleSets = append(m.RuleSets, r.Str())
+	}
+	methods := len(l.problems)
+	if lenient {
+		l.degradeRefused()
+	}
 	l.finish(m)
+	var binding []Problem
+	if lenient {
+		binding = append(append(binding, l.problems[:typing]...), l.problems[methods:]...)
+		l.problems = l.problems[typing:methods]
+	}
 	l.problems = append(l.problems, set.Unused()...)
 	if len(l.problems) > 0 {
-		return nil, schemadoc.NewError(l.problems)
+		return nil, nil, schemadoc.NewError(l.problems)
 	}
-	return m, nil
+	return m, binding, nil
 }
 
 func (l *loader) problem(at loc, msg, hint string) {

@@ -19,12 +19,14 @@ import (
 // from this struct, closed: an unknown key is an error) validates the table.
 type MethodEntry struct {
 	Kind           string     `json:"kind" jsonschema:"required,enum=request,enum=notification" jsonschema_description:"JSON-RPC 2.0 frame kind the method is sent as."`
-	Direction      string     `json:"direction" jsonschema:"required,enum=client-to-server,enum=server-to-client" jsonschema_description:"Which side sends the request or notification."`
+	Direction      string     `json:"direction" jsonschema:"required,enum=client-to-server,enum=server-to-client,enum=both" jsonschema_description:"Which side sends the request or notification (both: either side)."`
 	Params         *SchemaRef `json:"params" jsonschema:"required" jsonschema_description:"The params type."`
 	ParamsOptional bool       `json:"paramsOptional,omitempty" jsonschema_description:"The params member may be absent."`
 	Result         *SchemaRef `json:"result,omitempty" jsonschema_description:"Requests only: the result type of a success response."`
-	Description    string     `json:"description,omitempty" jsonschema_description:"Documentation for the method."`
-	XName          string     `json:"x-name,omitempty" jsonschema_description:"Naming override for the method's identifiers."`
+	// ResultAlternatives are further result types the validator accepts.
+	ResultAlternatives []SchemaRef `json:"resultAlternatives,omitempty" jsonschema_description:"Requests only: further result types a success response may carry instead of result (the validator accepts any; bindings type the result as result)."`
+	Description        string      `json:"description,omitempty" jsonschema_description:"Documentation for the method."`
+	XName              string      `json:"x-name,omitempty" jsonschema_description:"Naming override for the method's identifiers."`
 }
 
 // SchemaRef is {"$ref": "..."} naming a type.
@@ -64,8 +66,88 @@ func compiledMethodEntrySchema() *jsonschema.Schema {
 	return methodEntrySchema
 }
 
-// methods reads and strictly validates the x-methods table of the root.
-func (l *loader) methods(root loc) []*Method {
+// methods builds the method table: the x-methods table of the root
+// (strictly validated), over the table inferred from the schema's own
+// conventions (methods_infer.go, METHODS.md). An x-methods entry replaces
+// the inferred entry of its method; one that contradicts a table the
+// protocol publishes itself (ACP meta.json + x-method) is a problem.
+func (l *loader) methods(root loc, m *Model) []*Method {
+	conv := l.inferMethods(root)
+	if p := root.Node().Get(kwExtensionPrefix.Name); p != nil {
+		conv.extPrefix = p.Str()
+	}
+	m.ExtensionPrefix = conv.extPrefix
+	byName := map[string]*inferred{}
+	for _, e := range conv.methods {
+		byName[e.name] = e
+	}
+	explicit := l.explicitMethods(root, byName)
+	var out []*Method
+	for _, e := range conv.methods {
+		if explicit[e.name] != nil {
+			continue
+		}
+		if e.missing != "" {
+			l.problem(e.at, e.missing, e.missingFix)
+			continue
+		}
+		me := l.inferredMethod(e)
+		if me == nil {
+			continue
+		}
+		if e.input {
+			m.InputRequests = append(m.InputRequests, me)
+		} else {
+			out = append(out, me)
+		}
+	}
+	for _, me := range explicit {
+		out = append(out, me)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// inferredMethod builds the Method of an inferred entry.
+func (l *loader) inferredMethod(e *inferred) *Method {
+	me := &Method{Name: e.name, Kind: e.kind, Direction: e.dir, ParamsOptional: e.paramsOptional,
+		Pointer: l.pointerOf(e.at), Source: e.source}
+	me.Names = Names{goPascal(e.name), upperSnake(e.name), pascal(e.name)}
+	if me.Names[LangGo] == "" {
+		l.problem(e.at, fmt.Sprintf("method name %q has no letter or digit to name its constants after", e.name), "add an x-methods entry for it with \"x-name\" (overlay)")
+		return nil
+	}
+	me.Params = l.inferredType(e.params, me.Names[LangGo]+"Params")
+	if e.kind == Request {
+		me.Result = l.inferredType(e.result, me.Names[LangGo]+"Result")
+		for _, a := range e.alts {
+			me.ResultAlternatives = append(me.ResultAlternatives, l.inferredType(a, ""))
+		}
+	}
+	return me
+}
+
+// inferredType is the type at an inferred params/result location: the
+// named type there, or the anonymous type its def built for it.
+func (l *loader) inferredType(at loc, hint string) *Type {
+	n := at.Node()
+	if t, ok := l.types[at.Key()]; ok {
+		return t
+	}
+	if isNamed(at, n) {
+		return l.typeAt(at)
+	}
+	r := l.use(at, n, hint)
+	if r.Kind == RefNamed {
+		return r.Named
+	}
+	return l.newType(at, n, hint)
+}
+
+// explicitMethods reads and strictly validates the x-methods table of the
+// root, checking each entry against the published table's entry of the
+// same method (conv).
+func (l *loader) explicitMethods(root loc, conv map[string]*inferred) map[string]*Method {
 	tbl := root.Node().Get(kwMethods.Name)
 	if tbl == nil {
 		return nil
@@ -76,7 +158,7 @@ func (l *loader) methods(root loc) []*Method {
 		return nil
 	}
 	sch := compiledMethodEntrySchema()
-	var out []*Method
+	out := map[string]*Method{}
 	for _, name := range tbl.Keys() {
 		e := tbl.Get(name)
 		eat := at.Child(name)
@@ -98,6 +180,7 @@ func (l *loader) methods(root loc) []*Method {
 			Description:    e.StrOf("description"),
 			ParamsOptional: e.Get("paramsOptional") != nil && e.Get("paramsOptional").Bool(),
 			Pointer:        l.pointerOf(eat),
+			Source:         l.pointerOf(eat),
 		}
 		base := name
 		if x := e.StrOf(kwName.Name); x != "" {
@@ -118,10 +201,43 @@ func (l *loader) methods(root loc) []*Method {
 		} else if m.Kind == Request {
 			l.problem(eat, "a request needs a result type", "add \"result\": {\"$ref\": ...}")
 		}
-		out = append(out, m)
+		for i, a := range e.Get("resultAlternatives").Items() {
+			m.ResultAlternatives = append(m.ResultAlternatives, l.methodType(eat.Child("resultAlternatives", i), a))
+		}
+		if p := conv[name]; p != nil && p.published && p.missing == "" {
+			l.checkPublished(eat, e, m, p)
+		}
+		out[name] = m
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// checkPublished reports an x-methods entry that contradicts the table the
+// protocol publishes (ACP's meta.json + x-method): a different kind,
+// direction, params or result type.
+func (l *loader) checkPublished(eat loc, e *node, m *Method, p *inferred) {
+	say := func(ptr loc, what, given, published, fix string) {
+		l.problem(ptr, fmt.Sprintf("method %q: this entry says %s %s, but the protocol's own table (%s) says %s", m.Name, what, given, p.source, published), fix)
+	}
+	fix := "remove this x-methods entry (the schema's own metadata already types the method), or make it agree"
+	if m.Kind != p.kind {
+		say(eat.Child("kind"), "kind", string(m.Kind), string(p.kind), fix)
+	}
+	if m.Direction != p.dir {
+		say(eat.Child("direction"), "direction", string(m.Direction), string(p.dir), fix)
+	}
+	same := func(child string, got *Type, want loc) {
+		if got == nil || want.Doc == nil {
+			return
+		}
+		if got.Pointer != l.pointerOf(want) {
+			say(eat.Child(child, "$ref"), child, got.Pointer, l.pointerOf(want), fmt.Sprintf("remove this x-methods entry, or set \"%s\": {\"$ref\": \"%s\"}", child, l.pointerOf(want)))
+		}
+	}
+	same("params", m.Params, p.params)
+	if m.Kind == Request && p.kind == Request {
+		same("result", m.Result, p.result)
+	}
 }
 
 // methodType resolves a params/result {"$ref"} to a named type.

@@ -147,7 +147,7 @@ func TestMethodMaps(t *testing.T) {
 // KindUnknown type in Decls and not in Types; a named fallback branch is
 // printed as it (and not as a plain object too).
 func TestUnknownVariants(t *testing.T) {
-	m, err := Load(filepath.Join("..", "..", "schema", "dsh-sdk-protocol.schema.json"))
+	m, err := Load(filepath.Join("..", "..", "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestTypeScriptNamesFile(t *testing.T) {
 // TestDomainInitialisms: the initialisms added to the common Go list are
 // used by the shipped schema (a stale one fails).
 func TestDomainInitialisms(t *testing.T) {
-	m, err := Load(filepath.Join("..", "..", "schema", "dsh-sdk-protocol.schema.json"))
+	m, err := Load(filepath.Join("..", "..", "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -233,6 +233,16 @@ case("member-added-to-closed-object", new=lambda s: props(s, "Detail").update({"
 case("optional-member-removed", new=lambda s: props(s, "PutParams").pop("note"))
 
 
+def forbid_note(s):
+    """PutParams drops "note" and forbids it the way 0.2.1 forbids EpochHeader.system: not + required, inside allOf."""
+    props(s, "PutParams").pop("note")
+    defs(s)["PutParams"]["allOf"] = [{"not": {"required": ["note"]}}]
+
+
+case("member-forbidden", new=forbid_note)
+case("member-unforbidden", old=forbid_note)
+
+
 def required_removed(s):
     props(s, "PutResult").pop("revision")
     defs(s)["PutResult"]["required"].remove("revision")

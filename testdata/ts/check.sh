@@ -35,6 +35,9 @@ failed=()
 step "tsc -p out/ts --noEmit"
 "${tsc[@]}" -p "$repo/out/ts/tsconfig.json" --noEmit --typeRoots "$here/node_modules/@types" || failed+=("tsc out/ts")
 
+step "tsc -p out/0.2.1/ts --noEmit (revision 0.2.1, schema/README.md)"
+"${tsc[@]}" -p "$repo/out/0.2.1/ts/tsconfig.json" --noEmit --typeRoots "$here/node_modules/@types" || failed+=("tsc out/0.2.1/ts")
+
 step "go test ./gen/emit -run TestGoldenTS (every case and the shipped schema, compiled by tsc)"
 (cd "$repo" && DSHGEN_REQUIRE_TSC=1 go test -count=1 -run 'TestGoldenTS' ./gen/emit) || failed+=("go test ./gen/emit -run TestGoldenTS (tsc)")
 

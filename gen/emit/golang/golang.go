@@ -623,6 +623,8 @@ func (e *emitter) union(f *jen.File, t *ir.Type) error {
 			variants = append(variants, goName(v.Type)+" ("+v.JSONType+")")
 		case ir.ByShape:
 			variants = append(variants, goName(v.Type)+" (requires "+strings.Join(quoteAll(v.Required), ", ")+")")
+		case ir.ByTry:
+			variants = append(variants, goName(v.Type))
 		default:
 			variants = append(variants, goName(v.Type))
 		}
@@ -638,6 +640,14 @@ func (e *emitter) union(f *jen.File, t *ir.Type) error {
 	case ir.ByShape:
 		c.para("A union of closed objects told apart by their required members; Decode%s picks the one variant "+
 			"that decodes: %s.", name, strings.Join(variants, ", "))
+	case ir.ByTry:
+		if u.Keyword == "oneOf" {
+			c.para("A union (oneOf) that no member or JSON type tells apart; Decode%s tries the variants in this order "+
+				"and keeps the only one that decodes: %s.", name, strings.Join(variants, ", "))
+		} else {
+			c.para("A union (anyOf) that no member or JSON type tells apart; Decode%s tries the variants in this order "+
+				"and keeps the first that decodes: %s.", name, strings.Join(variants, ", "))
+		}
 	default:
 		return fmt.Errorf("go: %s: no Go decoder for a union %v", t.Pointer, u.By)
 	}
@@ -669,16 +679,28 @@ func (e *emitter) union(f *jen.File, t *ir.Type) error {
 		}
 		body = append(body, jen.Switch(jen.Id("kind")).Block(cases...),
 			jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Msg"): jen.Lit(fmt.Sprintf("expected %s, got ", strings.Join(kinds, " or "))).Op("+").Id("kind")})))
-	case ir.ByShape:
+	case ir.ByShape, ir.ByTry:
 		how = "by its members"
+		if u.By == ir.ByTry {
+			how = "by trying its variants in order"
+		}
 		body = append(body,
 			jen.Var().Id("matched").Index().Id(name),
 			jen.Var().Id("reasons").Index().String())
 		for _, v := range u.Variants {
 			vn := goName(v.Type)
+			if v.Type.Kind == ir.KindObject {
+				body = append(body, jen.Block(
+					jen.Var().Id("x").Id(vn),
+					jen.If(jen.Err().Op(":=").Id("x").Dot("UnmarshalJSON").Call(jen.Id("raw")), jen.Err().Op("!=").Nil()).Block(
+						jen.Id("reasons").Op("=").Append(jen.Id("reasons"), jen.Lit(vn+": ").Op("+").Err().Dot("Error").Call()),
+					).Else().Block(jen.Id("matched").Op("=").Append(jen.Id("matched"), jen.Id("x"))),
+				))
+				continue
+			}
+			ref := &ir.TypeRef{Kind: ir.RefNamed, Named: v.Type}
 			body = append(body, jen.Block(
-				jen.Var().Id("x").Id(vn),
-				jen.If(jen.Err().Op(":=").Id("x").Dot("UnmarshalJSON").Call(jen.Id("raw")), jen.Err().Op("!=").Nil()).Block(
+				jen.If(jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(e.baseDecoder(ref)).Call(jen.Id("raw")), jen.Err().Op("!=").Nil()).Block(
 					jen.Id("reasons").Op("=").Append(jen.Id("reasons"), jen.Lit(vn+": ").Op("+").Err().Dot("Error").Call()),
 				).Else().Block(jen.Id("matched").Op("=").Append(jen.Id("matched"), jen.Id("x"))),
 			))

@@ -66,7 +66,7 @@ func onlyPlaceholders(err error, instance any) bool {
 // corpus through the generated Go bindings and checks that encoding gives
 // back the same JSON value.
 func TestRoundTripFixtures(t *testing.T) {
-	m, err := ir.Load(filepath.Join(corpus.RepoRoot(), "schema", "dsh-sdk-protocol.schema.json"))
+	m, err := ir.Load(filepath.Join(corpus.RepoRoot(), "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

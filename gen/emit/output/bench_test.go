@@ -15,7 +15,7 @@ import (
 // shippedFiles emits the shipped schema's bindings (what generate writes
 // under out/).
 func shippedFiles(b *testing.B) []ir.File {
-	m, err := ir.Load(filepath.Join("..", "..", "..", "schema", "dsh-sdk-protocol.schema.json"))
+	m, err := ir.Load(filepath.Join("..", "..", "..", "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -345,6 +345,31 @@ func (e *emitter) nonClassCodec(p *printer, t *ir.Type) {
 		p.Block(fmt.Sprintf("def _e_%s(o: %s) -> _JsonValue:", name, ret), func() {
 			p.P("return %s", encodeExpr(p, *t.Alias, "o"))
 		})
+	case t.Union.By == ir.ByTry:
+		p.Blank(2)
+		p.Block(fmt.Sprintf("def _d_%s(v: _JsonValue) -> %s:", name, ret), func() {
+			p.P("errors: list[tuple[str, _DecodeError]] = []")
+			one := t.Union.Keyword == "oneOf"
+			if one {
+				p.P("found: list[%s] = []", ret)
+			}
+			for _, v := range t.Union.Variants {
+				if one {
+					p.Block("try:", func() { p.P("found.append(%s(v))", decoderOf(v.Type)) })
+				} else {
+					p.Block("try:", func() { p.P("return %s(v)", decoderOf(v.Type)) })
+				}
+				p.Block("except _DecodeError as e:", func() { p.P("errors.append((%s, e))", pyStr(v.Type.Name)) })
+			}
+			if one {
+				p.Block("if len(found) == 1:", func() { p.P("return found[0]") })
+				p.Block("if found:", func() {
+					p.P("raise _DecodeError(%s)", pyStr("matches more than one branch of "+t.Name+" (oneOf)"))
+				})
+			}
+			p.P("raise no_branch(%s, errors)", pyStr(t.Name))
+		})
+		e.unionEncoder(p, t, name, ret)
 	case t.Union.By == ir.ByJSONType:
 		p.Blank(2)
 		p.Block(fmt.Sprintf("def _d_%s(v: _JsonValue) -> %s:", name, ret), func() {
@@ -356,22 +381,7 @@ func (e *emitter) nonClassCodec(p *printer, t *ir.Type) {
 			}
 			p.P("fail_type(%s, v)", pyStr(strings.Join(expected, " or ")))
 		})
-		p.Blank(2)
-		p.Block(fmt.Sprintf("def _e_%s(o: %s) -> _JsonValue:", name, ret), func() {
-			prim := true
-			for _, v := range t.Union.Variants {
-				if isClass(v.Type) {
-					p.Block(fmt.Sprintf("if isinstance(o, %s):", v.Type.Names.Of(py)), func() { p.P("return o.to_json()") })
-				} else if !isPrimitive(resolve(ir.TypeRef{Kind: ir.RefNamed, Named: v.Type})) {
-					prim = false
-				}
-			}
-			if prim {
-				p.P("return o")
-			} else {
-				p.P("return encode_value(o)")
-			}
-		})
+		e.unionEncoder(p, t, name, ret)
 	case t.Union.By == ir.ByShape:
 		p.Blank(2)
 		p.Block(fmt.Sprintf("def _d_%s(v: _JsonValue) -> %s:", name, ret), func() {
@@ -405,4 +415,34 @@ func jsonTypeCheck(js string) (string, string) {
 		return "v is None", "None"
 	}
 	return "False", js
+}
+
+// unionEncoder prints the _e_ encoder of a union whose variants need not be
+// classes: a class variant by isinstance, anything else as the JSON value
+// it holds.
+func (e *emitter) unionEncoder(p *printer, t *ir.Type, name, ret string) {
+	p.Blank(2)
+	p.Block(fmt.Sprintf("def _e_%s(o: %s) -> _JsonValue:", name, ret), func() {
+		classes := true
+		for _, v := range t.Union.Variants {
+			classes = classes && isClass(v.Type)
+		}
+		if classes {
+			p.P("return o.to_json()")
+			return
+		}
+		prim := true
+		for _, v := range t.Union.Variants {
+			if isClass(v.Type) {
+				p.Block(fmt.Sprintf("if isinstance(o, %s):", v.Type.Names.Of(py)), func() { p.P("return o.to_json()") })
+			} else if !isPrimitive(resolve(ir.TypeRef{Kind: ir.RefNamed, Named: v.Type})) {
+				prim = false
+			}
+		}
+		if prim {
+			p.P("return o")
+		} else {
+			p.P("return encode_value(o)")
+		}
+	})
 }

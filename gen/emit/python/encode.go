@@ -35,7 +35,7 @@ func encodeExpr(p *printer, r ir.TypeRef, expr string) string {
 	switch r.Kind {
 	case ir.RefNamed:
 		t := r.Named
-		if isClass(t) || t.Kind == ir.KindUnion && t.Union.By != ir.ByJSONType {
+		if isClass(t) || t.Kind == ir.KindUnion && !hasEncoder(t.Union) {
 			return expr + ".to_json()"
 		}
 		return "_e_" + t.Names.Of(py) + "(" + expr + ")"
@@ -142,3 +142,8 @@ func (e *emitter) objectEncoder(p *printer, t *ir.Type) {
 	p.splice(body)
 	p.P("return d")
 }
+
+// hasEncoder reports whether a union has an _e_ encoder of its own (its
+// variants need not be classes); the others encode with the variant's
+// to_json.
+func hasEncoder(u *ir.Union) bool { return u.By == ir.ByJSONType || u.By == ir.ByTry }

@@ -166,18 +166,18 @@ func (p *printer) imports(extra ...string) string {
 	sort.Strings(mods)
 	var std []string
 	for _, m := range mods {
-		std = append(std, importLine(m, isortSorted(byModule[m])))
+		std = append(std, importLine(m, importSorted(byModule[m])))
 	}
 	local := append([]string(nil), extra...)
 	sort.Slice(aliased, func(i, j int) bool {
-		s := isortSorted([]string{aliased[i][0], aliased[j][0]})
+		s := importSorted([]string{aliased[i][0], aliased[j][0]})
 		return s[0] == aliased[i][0] && aliased[i][0] != aliased[j][0]
 	})
 	for _, a := range aliased {
 		local = append(local, "from .codec import "+a[0]+" as "+a[1])
 	}
 	if h := byModule[".codec"]; len(h) > 0 {
-		local = append(local, importLine(".codec", isortSorted(h)))
+		local = append(local, importLine(".codec", importSorted(h)))
 	}
 	var blocks []string
 	if len(std) > 0 {

@@ -45,7 +45,7 @@ func (e *emitter) emit() ([]ir.File, error) {
 		return nil, fmt.Errorf("python: package name %q is not a Python identifier", e.pkg)
 	}
 	for _, t := range e.m.Decls {
-		if t.Kind == ir.KindUnion && t.Union.By > ir.ByShape {
+		if t.Kind == ir.KindUnion && t.Union.By > ir.ByTry {
 			return nil, fmt.Errorf("python: %s: no decoder for a union %v", t.Pointer, t.Union.By)
 		}
 	}
@@ -263,7 +263,7 @@ func (e *emitter) initView(tv *typesView, mv *methodsView) *initView {
 	iv := &initView{All: isortSorted(all)}
 	for _, blk := range []importBlock{{".codec", codecNames}, {".methods", methodNames}, {".types", typesNames}} {
 		if len(blk.Names) > 0 {
-			blk.Names = isortSorted(blk.Names)
+			blk.Names = importSorted(blk.Names)
 			iv.Imports = append(iv.Imports, blk)
 		}
 	}
@@ -301,6 +301,36 @@ func isortSorted(xs []string) []string {
 		a, b := out[i], out[j]
 		if ca, cb := cat(a), cat(b); ca != cb {
 			return ca < cb
+		}
+		return naturalLess(a, b)
+	})
+	return out
+}
+
+// importSorted sorts the names of a from-import as isort's order-by-type
+// with case_sensitive = false (ruff's I001) does: by category as
+// isortSorted, then case-insensitively ("WebhookMessageSource" before
+// "WebSearchRequestBody"), ties in natural order. __all__ keeps
+// isortSorted (ruff's RUF022 compares case-sensitively).
+func importSorted(xs []string) []string {
+	out := isortSorted(xs)
+	cat := func(s string) int {
+		if len(s) > 1 && strings.ToUpper(s) == s && strings.ToLower(s) != s {
+			return 0
+		}
+		if s != "" && s[0] >= 'A' && s[0] <= 'Z' {
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if ca, cb := cat(a), cat(b); ca != cb {
+			return ca < cb
+		}
+		la, lb := strings.ToLower(a), strings.ToLower(b)
+		if la != lb {
+			return naturalLess(la, lb)
 		}
 		return naturalLess(a, b)
 	})

@@ -16,7 +16,7 @@ const root = "../../.."
 // and expects the same bytes; every path is under python/ and every file
 // starts with the provenance header.
 func TestDeterministic(t *testing.T) {
-	schemas := []string{filepath.Join(root, "schema/dsh-sdk-protocol.schema.json")}
+	schemas := []string{filepath.Join(root, "schema/0.0.1/dsh-sdk-protocol.schema.json")}
 	cases, _ := filepath.Glob(filepath.Join(root, "testdata/cases/*/schema*.json"))
 	for _, s := range cases {
 		if _, err := ir.Load(s); err == nil {

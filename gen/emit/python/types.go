@@ -465,6 +465,16 @@ func (e *emitter) aliasDecl(p *printer, t *ir.Type, defined map[*ir.Type]bool) {
 			}
 			what = append(what, "Union by shape (closed objects told apart by their required members); exactly "+
 				"one variant must decode:\n"+strings.Join(list, "\n"))
+		case ir.ByTry:
+			for _, v := range un.Variants {
+				list = append(list, "  "+v.Type.Names.Of(py))
+			}
+			rule := "the first that decodes is kept (anyOf)"
+			if un.Keyword == "oneOf" {
+				rule = "exactly one must decode (oneOf)"
+			}
+			what = append(what, "Union that no member or JSON type tells apart: decoding tries the variants in this "+
+				"order and "+rule+":\n"+strings.Join(list, "\n"))
 		}
 	}
 	head := name + ": TypeAlias = "
@@ -473,7 +483,9 @@ func (e *emitter) aliasDecl(p *printer, t *ir.Type, defined map[*ir.Type]bool) {
 	} else {
 		p.Union(head, value)
 	}
-	defined[t] = true
+	// A quoted alias is a str at run time: an alias or union that names it
+	// must be quoted too (str | str is a TypeError).
+	defined[t] = !quote
 	p.Doc(append(append([]string{t.Doc()}, what...), "Schema: "+t.Pointer+".")...)
 }
 
@@ -500,7 +512,7 @@ func (e *emitter) wrappers(p *printer, t *ir.Type) {
 		switch {
 		case t.Kind == ir.KindEnum:
 			p.P("return value")
-		case t.Kind == ir.KindUnion && t.Union.By != ir.ByJSONType:
+		case t.Kind == ir.KindUnion && !hasEncoder(t.Union):
 			p.P("return value.to_json()")
 		default:
 			p.P("return _e_%s(value)", name)

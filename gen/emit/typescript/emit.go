@@ -454,6 +454,17 @@ func (e *emitter) decl(t *ir.Type) (*decl, error) {
 			doc = joinDoc(doc, "Told apart by JSON type (typeof / Array.isArray).")
 		case ir.ByShape:
 			doc = joinDoc(doc, "Closed objects told apart by their required members.")
+		case ir.ByTry:
+			var names []string
+			for _, x := range u.Variants {
+				names = append(names, x.Type.Names.Of(ir.LangTS))
+			}
+			rule := "the first that matches is the value's variant (anyOf)"
+			if u.Keyword == "oneOf" {
+				rule = "exactly one must match (oneOf)"
+			}
+			doc = joinDoc(doc, "No member or JSON type tells the variants apart: the other bindings try them in the order "+
+				strings.Join(names, ", ")+"; "+rule+".")
 		default:
 			return nil, fmt.Errorf("typescript: %s: no TypeScript form for a union %v", t.Pointer, u.By)
 		}

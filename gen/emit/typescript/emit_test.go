@@ -35,7 +35,7 @@ func emitFile(t *testing.T, schemaPath string, o ir.Options) []ir.File {
 }
 
 func TestDeterministic(t *testing.T) {
-	path := filepath.Join(repoRoot(t), "schema", "dsh-sdk-protocol.schema.json")
+	path := filepath.Join(repoRoot(t), "schema", "0.0.1", "dsh-sdk-protocol.schema.json")
 	a := emitFile(t, path, ir.Options{Version: "x"})
 	b := emitFile(t, path, ir.Options{Version: "x"})
 	if len(a) != len(b) {
@@ -49,7 +49,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestLayout(t *testing.T) {
-	files := emitFile(t, filepath.Join(repoRoot(t), "schema", "dsh-sdk-protocol.schema.json"), ir.Options{Version: "x", Package: "@acme/proto"})
+	files := emitFile(t, filepath.Join(repoRoot(t), "schema", "0.0.1", "dsh-sdk-protocol.schema.json"), ir.Options{Version: "x", Package: "@acme/proto"})
 	var paths []string
 	for _, f := range files {
 		paths = append(paths, f.Path)

@@ -40,7 +40,7 @@ func TestPackagePinsRepoTypeScript(t *testing.T) {
 	if want == "" {
 		t.Fatal("testdata/ts/package.json pins no typescript")
 	}
-	for _, f := range emitFile(t, filepath.Join(repoRoot(t), "schema", "dsh-sdk-protocol.schema.json"), ir.Options{}) {
+	for _, f := range emitFile(t, filepath.Join(repoRoot(t), "schema", "0.0.1", "dsh-sdk-protocol.schema.json"), ir.Options{}) {
 		if f.Path != Dir+"/package.json" {
 			continue
 		}
@@ -79,7 +79,7 @@ func TestPackageBuildsWithNPM(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	files := emitFile(t, filepath.Join(repoRoot(t), "schema", "dsh-sdk-protocol.schema.json"), ir.Options{Version: "0.1.0"})
+	files := emitFile(t, filepath.Join(repoRoot(t), "schema", "0.0.1", "dsh-sdk-protocol.schema.json"), ir.Options{Version: "0.1.0"})
 	if _, err := output.Write([]output.Target{{Dir: dir, Files: files}}); err != nil {
 		t.Fatal(err)
 	}

@@ -195,7 +195,7 @@ func deepFrames(t *testing.T) []*InputFrame {
 // directory.
 func bindings(t *testing.T) Bindings {
 	t.Helper()
-	m, err := ir.Load(filepath.Join("..", "..", "..", "schema", "dsh-sdk-protocol.schema.json"))
+	m, err := ir.Load(filepath.Join("..", "..", "..", "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

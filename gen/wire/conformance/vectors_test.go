@@ -10,7 +10,7 @@ import (
 )
 
 func TestGenerateShipped(t *testing.T) {
-	m, err := ir.Load(filepath.Join("..", "..", "..", "schema", "dsh-sdk-protocol.schema.json"))
+	m, err := ir.Load(filepath.Join("..", "..", "..", "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -158,8 +158,14 @@ func (d *differ) emit(rule string, s site, effect Effect, oldAbsent, newAbsent b
 	}
 }
 
-// emitMethod records a finding about a method, sent in direction dir.
+// emitMethod records a finding about a method, sent in direction dir (a
+// method both sides send: one finding per direction).
 func (d *differ) emitMethod(rule string, dir ir.Direction, s site, oldAbsent, newAbsent bool, format string, args ...any) {
+	if dir == ir.Both {
+		d.emitMethod(rule, ir.ClientToServer, s, oldAbsent, newAbsent, format, args...)
+		d.emitMethod(rule, ir.ServerToClient, s, oldAbsent, newAbsent, format, args...)
+		return
+	}
 	r := RuleByID(rule)
 	f := Finding{Rule: rule, Code: r.Code, Subject: s.subject, Old: s.oldPtr, New: s.newPtr, OldAbsent: oldAbsent, NewAbsent: newAbsent,
 		Message: fmt.Sprintf(format, args...), Direction: string(dir)}
@@ -238,9 +244,9 @@ func (d *differ) methods() {
 		s := site{subject: "method " + om.Name, oldPtr: om.Pointer, newPtr: "#/x-methods"}
 		if nm == nil {
 			if om.Kind == ir.Request {
-				d.emitMethod("request-removed", om.Direction, s, false, true, "%s request %s was removed", om.Direction, om.Name)
+				d.emitMethod("request-removed", om.Direction, s, false, true, "%s request %s was removed", sentBy(om.Direction), om.Name)
 			} else {
-				d.emitMethod("notification-removed", om.Direction, s, false, true, "%s notification %s was removed", om.Direction, om.Name)
+				d.emitMethod("notification-removed", om.Direction, s, false, true, "%s notification %s was removed", sentBy(om.Direction), om.Name)
 			}
 			continue
 		}
@@ -254,8 +260,8 @@ func (d *differ) methods() {
 		}
 		if om.Direction != nm.Direction {
 			ds := site{subject: s.subject, oldPtr: om.Pointer + "/direction", newPtr: nm.Pointer + "/direction"}
-			d.emitMethod("method-direction-changed", om.Direction, ds, false, false, "%s was sent %s and is now sent %s", om.Name, om.Direction, nm.Direction)
-			d.emitMethod("method-direction-changed", nm.Direction, ds, false, false, "%s was sent %s and is now sent %s", om.Name, om.Direction, nm.Direction)
+			d.emitMethod("method-direction-changed", om.Direction, ds, false, false, "%s was sent %s and is now sent %s", om.Name, sentBy(om.Direction), sentBy(nm.Direction))
+			d.emitMethod("method-direction-changed", nm.Direction, ds, false, false, "%s was sent %s and is now sent %s", om.Name, sentBy(om.Direction), sentBy(nm.Direction))
 		}
 		if om.ParamsOptional != nm.ParamsOptional {
 			ps := site{subject: s.subject, oldPtr: om.Pointer, newPtr: nm.Pointer}
@@ -269,12 +275,12 @@ func (d *differ) methods() {
 		}
 		if om.Params != nil && nm.Params != nil && !d.paired(om.Params, nm.Params) {
 			d.emit("method-params-type-changed", site{subject: s.subject, oldPtr: om.Pointer + "/params", newPtr: nm.Pointer + "/params"}, 0, false, false,
-				"params of %s changed from %s to %s", om.Name, om.Params.Name, nm.Params.Name)
+				"params of %s changed from %s to %s", om.Name, typeText(om.Params), typeText(nm.Params))
 			d.enqueue(om.Params, nm.Params)
 		}
 		if om.Result != nil && nm.Result != nil && !d.paired(om.Result, nm.Result) {
 			d.emit("method-result-type-changed", site{subject: s.subject, oldPtr: om.Pointer + "/result", newPtr: nm.Pointer + "/result"}, 0, false, false,
-				"result of %s changed from %s to %s", om.Name, om.Result.Name, nm.Result.Name)
+				"result of %s changed from %s to %s", om.Name, resultText(om), resultText(nm))
 			d.enqueue(om.Result, nm.Result)
 		}
 	}
@@ -284,11 +290,47 @@ func (d *differ) methods() {
 		}
 		s := site{subject: "method " + nm.Name, oldPtr: "#/x-methods", newPtr: nm.Pointer}
 		if nm.Kind == ir.Request {
-			d.emitMethod("request-added", nm.Direction, s, true, false, "%s request %s was added", nm.Direction, nm.Name)
+			d.emitMethod("request-added", nm.Direction, s, true, false, "%s request %s was added", sentBy(nm.Direction), nm.Name)
 		} else {
-			d.emitMethod("notification-added", nm.Direction, s, true, false, "%s notification %s was added", nm.Direction, nm.Name)
+			d.emitMethod("notification-added", nm.Direction, s, true, false, "%s notification %s was added", sentBy(nm.Direction), nm.Name)
 		}
 	}
+}
+
+// sentBy says who sends a method: its direction, or "by both sides".
+func sentBy(d ir.Direction) string {
+	if d == ir.Both {
+		return "both-ways"
+	}
+	return string(d)
+}
+
+// typeText names a method's params or result type; a union the schema
+// writes inline is named with its branches ("CallToolResultResponseResult
+// (InputRequiredResult | CallToolResult)").
+func typeText(t *ir.Type) string {
+	if t.Kind != ir.KindUnion || t.Union == nil || strings.HasPrefix(t.Pointer, "#/$defs/") && !strings.Contains(strings.TrimPrefix(t.Pointer, "#/$defs/"), "/") {
+		return t.Name
+	}
+	vs := append([]*ir.Variant(nil), t.Union.Variants...)
+	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Index < vs[j].Index })
+	var bs []string
+	for _, v := range vs {
+		if v.Type != nil {
+			bs = append(bs, v.Type.Name)
+		}
+	}
+	return t.Name + " (" + strings.Join(bs, " | ") + ")"
+}
+
+// resultText is typeText of a method's result with the alternatives a
+// success response may carry instead.
+func resultText(m *ir.Method) string {
+	s := typeText(m.Result)
+	for _, a := range m.ResultAlternatives {
+		s += " or " + typeText(a)
+	}
+	return s
 }
 
 func namesDiff(o, n ir.Names) string {
@@ -401,6 +443,7 @@ func (d *differ) compareObject(o, n *ir.Type, s site) {
 			d.emit("optional-member-added", ms, 0, true, false, "optional member %q was added", g.Wire)
 		}
 	}
+	d.forbidden(o, n, s, of, nf)
 	if !o.Closed && !n.Closed && (o.Extra != nil || n.Extra != nil) {
 		any := &ir.TypeRef{Kind: ir.RefJSON}
 		oe, ne := o.Extra, n.Extra
@@ -413,6 +456,104 @@ func (d *differ) compareObject(o, n *ir.Type, s site) {
 		es := s.child(".*", "/additionalProperties", "additionalProperties")
 		d.compareRef(oe, ne, es)
 	}
+}
+
+// forbidden compares the members each revision forbids with a not
+// assertion (forbiddenMembers): a member the old revision could carry (it
+// declared it, or the object was open) that the new one forbids, and the
+// reverse.
+func (d *differ) forbidden(o, n *ir.Type, s site, of, nf map[string]*ir.Field) {
+	ofb := forbiddenMembers(d.oraw.node(o.Pointer), o.Pointer)
+	nfb := forbiddenMembers(d.nraw.node(n.Pointer), n.Pointer)
+	for _, m := range sortedKeys(nfb) {
+		if _, was := ofb[m]; was || (of[m] == nil && o.Closed) {
+			continue
+		}
+		oldPtr := o.Pointer
+		if f := of[m]; f != nil {
+			oldPtr = f.Pointer
+		}
+		ms := site{subject: s.subject + "." + m, oldPtr: oldPtr, newPtr: nfb[m], dirs: s.dirs}
+		d.emit("member-forbidden", ms, 0, false, false, "member %q is now forbidden (%s)", m, strings.TrimPrefix(nfb[m], n.Pointer+"/"))
+	}
+	for _, m := range sortedKeys(ofb) {
+		if _, still := nfb[m]; still || (nf[m] == nil && n.Closed) {
+			continue
+		}
+		newPtr := n.Pointer
+		if g := nf[m]; g != nil {
+			newPtr = g.Pointer
+		}
+		ms := site{subject: s.subject + "." + m, oldPtr: ofb[m], newPtr: newPtr, dirs: s.dirs}
+		d.emit("member-unforbidden", ms, 0, false, false, "member %q was forbidden (%s) and is now allowed", m, strings.TrimPrefix(ofb[m], o.Pointer+"/"))
+	}
+}
+
+// forbiddenMembers returns the members an object schema node forbids, by
+// name, each with the pointer of its assertion: "not": {"required": [m,
+// ...]} (the object may not have all of them: with one name, m is
+// forbidden), "not": {"anyOf": [{"required": [m]}, ...]} (none of them),
+// on the node itself or inside its allOf, recursively.
+func forbiddenMembers(n any, ptr string) map[string]string {
+	out := map[string]string{}
+	var walk func(node map[string]any, at string, depth int)
+	walk = func(node map[string]any, at string, depth int) {
+		if node == nil || depth > 8 {
+			return
+		}
+		if not, ok := node["not"].(map[string]any); ok {
+			if req := requiredOnly(not); len(req) == 1 {
+				out[req[0]] = at + "/not"
+			}
+			if alts, ok := not["anyOf"].([]any); ok && len(not) == 1 {
+				for i, a := range alts {
+					am, _ := a.(map[string]any)
+					for _, r := range requiredOnly(am) {
+						out[r] = fmt.Sprintf("%s/not/anyOf/%d", at, i)
+					}
+				}
+			}
+		}
+		if all, ok := node["allOf"].([]any); ok {
+			for i, a := range all {
+				am, _ := a.(map[string]any)
+				walk(am, fmt.Sprintf("%s/allOf/%d", at, i), depth+1)
+			}
+		}
+	}
+	m, _ := n.(map[string]any)
+	walk(m, ptr, 0)
+	return out
+}
+
+// requiredOnly returns the names of a schema that is only {"required":
+// [...]} (with an optional description), else nil.
+func requiredOnly(m map[string]any) []string {
+	if m == nil {
+		return nil
+	}
+	for k := range m {
+		if k != "required" && k != "description" && k != "$comment" {
+			return nil
+		}
+	}
+	req, _ := m["required"].([]any)
+	var out []string
+	for _, r := range req {
+		if s, ok := r.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (d *differ) compareField(ot, nt *ir.Type, f, g *ir.Field, s site) {
@@ -679,7 +820,7 @@ func followsTypeName(o, n *ir.Type, v, w *ir.EnumValue) bool {
 	return want == w.Names
 }
 
-var byName = [...]string{ir.ByTag: "tag", ir.ByJSONType: "JSON type", ir.ByShape: "shape"}
+var byName = [...]string{ir.ByTag: "tag", ir.ByJSONType: "JSON type", ir.ByShape: "shape", ir.ByTry: "ordered tries"}
 
 func (d *differ) compareUnion(o, n *ir.Type, s site) {
 	ou, nu := o.Union, n.Union

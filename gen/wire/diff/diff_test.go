@@ -134,7 +134,7 @@ func TestRulesAreWellFormed(t *testing.T) {
 
 // TestSameSchemaNoChanges compares the shipped schema with itself.
 func TestSameSchemaNoChanges(t *testing.T) {
-	p := "../../../schema/dsh-sdk-protocol.schema.json"
+	p := "../../../schema/0.0.1/dsh-sdk-protocol.schema.json"
 	r := Compare(load(t, p), load(t, p), "a", "b")
 	if len(r.Findings) != 0 {
 		t.Fatalf("shipped schema differs from itself:\n%s", r.Text())

@@ -24,8 +24,11 @@ func (d dirSet) names() []string {
 }
 
 func dirOf(d ir.Direction) dirSet {
-	if d == ir.ServerToClient {
+	switch d {
+	case ir.ServerToClient:
 		return dirS2C
+	case ir.Both:
+		return dirBoth
 	}
 	return dirC2S
 }

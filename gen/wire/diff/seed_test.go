@@ -15,7 +15,7 @@ import (
 // packages) and the seed-001 revision, with paths as `dshgen diff` prints
 // them when run from the repository root.
 const (
-	shippedLabel = "schema/dsh-sdk-protocol.schema.json"
+	shippedLabel = "schema/0.0.1/dsh-sdk-protocol.schema.json"
 	seed001Label = "testdata/diff/seed-001/dsh-sdk-protocol.seed-001.schema.json"
 	seed001Dir   = corpusDir + "/seed-001"
 	pypiCaptures = seed001Dir + "/captures/pypi-0.2.1rc2"

@@ -25,6 +25,9 @@ type ValidatorConfig struct {
 	// OnFinding, when set, is called with each finding as soon as the
 	// validator can tell it (from the sink's goroutine).
 	OnFinding func(validate.Finding)
+	// Annotate, when set, may add to each finding before it is counted,
+	// kept or handed to OnFinding (the CLI's cross-revision hints).
+	Annotate func(*validate.Finding)
 	// Keep is how many findings the sink holds for Result: 0 none (a live
 	// reporter uses OnFinding, and memory stays bounded however long the
 	// session), < 0 all, n > 0 the first n (the rest are only counted).
@@ -146,6 +149,11 @@ func (s *ValidatorSink) Close(complete bool) {
 }
 
 func (s *ValidatorSink) add(fs []validate.Finding) {
+	if s.cfg.Annotate != nil {
+		for i := range fs {
+			s.cfg.Annotate(&fs[i])
+		}
+	}
 	s.mu.Lock()
 	s.frames = s.stream.Frames()
 	keep := len(fs)

@@ -140,7 +140,7 @@ func (v *Validator) explainUnion(ve *jsonschema.ValidationError, t *ir.Type, roo
 		} else {
 			*out = append(*out, issue{ptr: ve.InstanceLocation + "/" + escapeToken(u.Tag), schema: unionLoc, branch: branch,
 				rule: RuleUnionUnknownTag, sev: Error,
-				msg: fmt.Sprintf("unknown %s %s %q; known: %s", t.Name, u.Tag, tag, knownTags(u))})
+				msg: fmt.Sprintf("unknown %s %s %q (not one of its %s; closed union)", t.Name, u.Tag, tag, Count(len(u.Variants), "known tag"))})
 			return
 		}
 		v.explainBranch(ve, idx, root, nb, out)

@@ -42,6 +42,9 @@ type Finding struct {
 	Severity Severity `json:"severity"`
 	// Message is one line of text.
 	Message string `json:"message"`
+	// Baselined: an entry of the --baseline file accepts this finding; it
+	// is reported but does not count as an error or warning.
+	Baselined bool `json:"baselined,omitempty"`
 }
 
 // Detail is the message with the pointer, branch and schema location, as
@@ -108,11 +111,22 @@ type Summary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Infos    int `json:"infos"`
+	// Baselined counts the findings a baseline entry accepted (not
+	// counted above).
+	Baselined int `json:"baselined,omitempty"`
+	// Revision is the shipped revision the run checked against ("" for
+	// another schema); Schema the schema file.
+	Revision string `json:"revision,omitempty"`
+	Schema   string `json:"schema,omitempty"`
 }
 
 // Add counts fs into s.
 func (s *Summary) Add(fs []Finding) {
 	for _, f := range fs {
+		if f.Baselined {
+			s.Baselined++
+			continue
+		}
 		switch f.Severity {
 		case Error:
 			s.Errors++
@@ -125,8 +139,24 @@ func (s *Summary) Add(fs []Finding) {
 }
 
 func (s Summary) String() string {
-	return fmt.Sprintf("%s, %s: %s, %s, %s", Count(s.Streams, "stream"), Count(s.Frames, "frame"),
+	out := fmt.Sprintf("%s, %s: %s, %s, %s", Count(s.Streams, "stream"), Count(s.Frames, "frame"),
 		Count(s.Errors, "error"), Count(s.Warnings, "warning"), Count(s.Infos, "info"))
+	if s.Baselined > 0 {
+		out += fmt.Sprintf(" (+%d baselined)", s.Baselined)
+	}
+	return out
+}
+
+// Against says what the run checked against: "revision 0.0.1
+// (schema/0.0.1/dsh-sdk-protocol.schema.json)" or the schema file.
+func (s Summary) Against() string {
+	switch {
+	case s.Revision != "" && s.Schema != "":
+		return "revision " + s.Revision + " (" + s.Schema + ")"
+	case s.Revision != "":
+		return "revision " + s.Revision
+	}
+	return s.Schema
 }
 
 // plurals holds the nouns whose plural is not noun+"s" ("info" stays

@@ -160,11 +160,11 @@ func (rw *ReportWriter) Finding(f Finding) {
 		rw.str(TextLine(&f) + "\n")
 	case "github":
 		cmd := "error"
-		switch f.Severity {
-		case Warning:
-			cmd = "warning"
-		case Info:
+		switch {
+		case f.Baselined, f.Severity == Info:
 			cmd = "notice"
+		case f.Severity == Warning:
+			cmd = "warning"
 		}
 		rw.str(fmt.Sprintf("::%s file=%s,line=%d,title=%s::%s\n", cmd, ghProperty(f.Stream), f.Line, ghProperty(f.Rule), ghData(f.Detail())))
 	case "json":
@@ -202,6 +202,12 @@ func (rw *ReportWriter) EndStream(frames int, capture bool) {
 	}
 }
 
+// SetAgainst names what the run checks against (Summary.Revision and
+// Schema); call it before Close.
+func (rw *ReportWriter) SetAgainst(revision, schema string) {
+	rw.sum.Revision, rw.sum.Schema = revision, schema
+}
+
 // Summary returns the counts so far.
 func (rw *ReportWriter) Summary() Summary { return rw.sum }
 
@@ -209,7 +215,11 @@ func (rw *ReportWriter) Summary() Summary { return rw.sum }
 func (rw *ReportWriter) Close() error {
 	switch rw.format {
 	case "text", "github":
-		rw.str("dshgen validate: " + rw.sum.String() + "\n")
+		line := "dshgen validate: " + rw.sum.String()
+		if a := rw.sum.Against(); a != "" {
+			line += "; checked against " + a
+		}
+		rw.str(line + "\n")
 	case "json":
 		b, _ := json.MarshalIndent(rw.sum, "  ", "  ")
 		if rw.sum.Streams > 0 {
@@ -257,7 +267,7 @@ func (rw *ReportWriter) junitFinding(f *Finding) {
 		rw.cur = &junitCase{Name: name, Classname: rw.name}
 	}
 	text := TextLine(f)
-	if f.Severity == Error {
+	if f.Severity == Error && !f.Baselined {
 		if rw.cur.Failure == nil {
 			rw.cur.Failure = &junitFailure{Message: f.Rule + ": " + f.Message, Type: f.Rule}
 		} else {
@@ -340,6 +350,9 @@ func xmlAttr(s string) string {
 
 // TextLine is the text format of one finding: file:line: severity rule: message.
 func TextLine(f *Finding) string {
+	if f.Baselined {
+		return fmt.Sprintf("%s:%d: baselined %s %s: %s", f.Stream, f.Line, f.Severity, f.Rule, f.Detail())
+	}
 	return fmt.Sprintf("%s:%d: %s %s: %s", f.Stream, f.Line, f.Severity, f.Rule, f.Detail())
 }
 

@@ -56,7 +56,7 @@ func newValidator(t testing.TB, schemaPath string, o Options) *Validator {
 
 // shipped returns a validator for the shipped schema.
 func shipped(t testing.TB, o Options) *Validator {
-	return newValidator(t, filepath.Join(moduleRoot(t), "schema", "dsh-sdk-protocol.schema.json"), o)
+	return newValidator(t, filepath.Join(moduleRoot(t), "schema", "0.0.1", "dsh-sdk-protocol.schema.json"), o)
 }
 
 // run validates data as one NDJSON (or capture) input.

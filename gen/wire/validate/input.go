@@ -2,14 +2,20 @@ package validate
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/schemadoc"
 	"github.com/dshgen/dshgen/gen/wire/frame"
 )
 
@@ -353,16 +359,34 @@ func (v *Validator) ValidateValues(r io.Reader, typeName string, in Input) (Resu
 	return res, err
 }
 
-// ValidateValuesStream is ValidateValues calling emit with each finding as
-// it is found (in line order), holding none.
+// ValidateValuesStream validates the instances of the named $defs type
+// in r (--type mode): either NDJSON, one instance per line, or one JSON
+// document over several lines (a pretty-printed file, as the official
+// examples are). The input is NDJSON when its first non-blank line is a
+// whole JSON value; else the whole input (up to MaxFrameBytes) is one
+// document, and each finding names the line of the value its pointer
+// points at.
 func (v *Validator) ValidateValuesStream(r io.Reader, typeName string, in Input, emit func(Finding)) (Result, error) {
 	t, sch, err := v.typeByName(typeName)
 	if err != nil {
 		return Result{}, err
 	}
+	max := in.MaxFrameBytes
+	if max <= 0 {
+		max = frame.DefaultMaxFrameBytes
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, doc, err := sniffDocument(br, max)
+	if err != nil && !errors.Is(err, io.EOF) {
+		emit(Finding{Stream: in.Name, Line: 1, Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()})
+		return Result{}, err
+	}
+	if doc {
+		return v.validateDocument(head, br, max, t, sch, in, emit)
+	}
 	s := v.NewStream(StreamConfig{Name: in.Name, MaxFrameBytes: in.MaxFrameBytes})
 	s.valueType, s.valueSchema = t, sch
-	fr := frame.NewReaderSize(r, in.MaxFrameBytes)
+	fr := frame.NewReaderSize(io.MultiReader(bytes.NewReader(head), br), in.MaxFrameBytes)
 	var rerr error
 	for {
 		l, err := fr.Next()
@@ -381,6 +405,105 @@ func (v *Validator) ValidateValuesStream(r io.Reader, typeName string, in Input,
 		}
 	}
 	return Result{Frames: s.Frames()}, rerr
+}
+
+// sniffDocument reads the blank lines and the first non-blank line of an
+// input (at most max bytes of it) and says whether the input is one JSON
+// document over several lines: its first non-blank line is not a whole
+// JSON value. head is what it read.
+func sniffDocument(br *bufio.Reader, max int64) (head []byte, doc bool, err error) {
+	for {
+		line, err := br.ReadSlice('\n')
+		head = append(head, line...)
+		if err == bufio.ErrBufferFull {
+			if int64(len(head)) > max {
+				return head, false, nil // the frame reader reports it
+			}
+			continue
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 && err == nil {
+			continue
+		}
+		if len(t) == 0 {
+			return head, false, err
+		}
+		// A line of its own that is not a whole value starts a document
+		// (the frame reader still reports a broken NDJSON line).
+		if !json.Valid(bytes.TrimSpace(lastLine(head))) && (t[0] == '{' || t[0] == '[') {
+			return head, true, err
+		}
+		return head, false, err
+	}
+}
+
+// lastLine returns the bytes after the last LF before the end of b's last
+// line.
+func lastLine(b []byte) []byte {
+	end := len(b)
+	if end > 0 && b[end-1] == '\n' {
+		end--
+	}
+	if i := bytes.LastIndexByte(b[:end], '\n'); i >= 0 {
+		return b[i+1 : end]
+	}
+	return b[:end]
+}
+
+// validateDocument validates one multi-line JSON document: head and the
+// rest of br, at most max bytes.
+func (v *Validator) validateDocument(head []byte, br io.Reader, max int64, t *ir.Type, sch *jsonschema.Schema, in Input, emit func(Finding)) (Result, error) {
+	rest, err := io.ReadAll(io.LimitReader(br, max+1-int64(len(head))))
+	if err != nil {
+		emit(Finding{Stream: in.Name, Line: 1, Rule: RuleInput, Severity: Error, Message: "read error: " + err.Error()})
+		return Result{}, err
+	}
+	data := append(head, rest...)
+	if int64(len(data)) > max {
+		emit(Finding{Stream: in.Name, Line: 1, Rule: RuleFrameTooLarge, Severity: Error,
+			Message: fmt.Sprintf("document exceeds the limit of %d bytes (--max-frame-bytes); not validated", max)})
+		return Result{Frames: 1}, nil
+	}
+	lineOf := func(off int64) int { return 1 + bytes.Count(data[:off], []byte("\n")) }
+	root, perr := schemadoc.Parse(data)
+	if perr != nil {
+		line := 1
+		var se *schemadoc.SyntaxError
+		if errors.As(perr, &se) {
+			line = lineOf(se.Offset)
+		}
+		emit(Finding{Stream: in.Name, Line: line, Rule: RuleFrameJSON, Severity: Error, Message: "not JSON: " + perr.Error()})
+		return Result{Frames: 1}, nil
+	}
+	val, err := decodeJSON(data)
+	if err != nil {
+		emit(Finding{Stream: in.Name, Line: 1, Rule: RuleFrameJSON, Severity: Error, Message: "not JSON: " + err.Error()})
+		return Result{Frames: 1}, nil
+	}
+	s := v.NewStream(StreamConfig{Name: in.Name})
+	c := &frameCtx{s: s, line: &frame.Line{Num: 1}}
+	fs := c.issues(RuleValue, "", v.checkValue(sch, t, val))
+	for i := range fs {
+		fs[i].Stream = in.Name
+		// The line of the deepest value on the finding's pointer.
+		p := fs[i].Pointer
+		for {
+			if n, ok := schemadoc.Resolve(root, p); ok {
+				fs[i].Line = lineOf(n.Offset())
+				break
+			}
+			j := strings.LastIndexByte(p, '/')
+			if j < 0 {
+				break
+			}
+			p = p[:j]
+		}
+	}
+	SortFindings(fs)
+	for _, f := range fs {
+		emit(f)
+	}
+	return Result{Frames: 1}, nil
 }
 
 // CheckType returns an error when the schema has no $defs type name (the

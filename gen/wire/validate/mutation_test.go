@@ -331,7 +331,7 @@ func TestMutations(t *testing.T) {
 				res := run(t, v, sc, buildCapture(mrecs), Input{})
 				found := false
 				for _, f := range res.Findings {
-					if f.Line == line && f.Rule == mu.rule && (f.Severity == Error || mu.rule == RuleUnionUnknownTag) {
+					if f.Line == line && f.Rule == mu.rule && (f.Severity == Error || mu.rule == RuleUnionUnknownTag || mu.rule == RuleMethodUnknown) {
 						found = true
 					}
 				}

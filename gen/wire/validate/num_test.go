@@ -104,7 +104,7 @@ func TestHugeNumbers(t *testing.T) {
 		{[]string{`{"jsonrpc":"2.0","id":` + huge + `,"method":"initialize","params":{"cwd":"/w","provider":"deepseek-official","model":"m"}}`, initRes(huge)}, ""},
 		{[]string{`{"jsonrpc":"2.0","id":1e-99999999999999999999,"method":"initialize","params":{"cwd":"/w","provider":"deepseek-official","model":"m"}}`}, "1:envelope.id:error 1:request.unanswered:info"},
 		// maxTokens: an integer above the maximum 2^53-1.
-		{[]string{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"cwd":"/w","provider":"deepseek-official","model":"m","maxTokens":` + huge + `}}`, errRes("1")}, "1:params.schema:warning"},
+		{[]string{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"cwd":"/w","provider":"deepseek-official","model":"m","maxTokens":` + huge + `}}`, errRes("1")}, "1:params.schema:error"},
 		{[]string{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"cwd":"/w","provider":"deepseek-official","model":"m","maxTokens":12` + strings.Repeat("0", 100000) + `}}`, initRes("1")}, "1:params.schema:error"},
 		// error.code: any integer.
 		{[]string{initReq("1"), `{"jsonrpc":"2.0","id":1,"error":{"code":` + huge + `,"message":"x"}}`}, ""},

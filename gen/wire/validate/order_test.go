@@ -26,7 +26,7 @@ func TestStreamOrder(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		add("C->S", `{}`) // two findings each
 	}
-	add("S->C", errRes(`"r1"`)) // the held finding becomes a warning
+	add("S->C", errRes(`"r1"`)) // the held finding gets the answer as context
 	var got []Finding
 	res, err := v.ValidateStream(bytes.NewReader(b.Bytes()), Input{Name: "c"}, func(f Finding) { got = append(got, f) })
 	if err != nil || res.Frames != 52 {
@@ -34,7 +34,7 @@ func TestStreamOrder(t *testing.T) {
 	}
 	sorted := append([]Finding(nil), got...)
 	SortFindings(sorted)
-	if !reflect.DeepEqual(got, sorted) || got[0].Rule != RuleParams || got[0].Severity != Warning {
+	if !reflect.DeepEqual(got, sorted) || got[0].Rule != RuleParams || got[0].Severity != Error || !strings.Contains(got[0].Message, "(the peer answered with error -32603 at line 52)") {
 		t.Errorf("not in order:\n%s", dumpFindings(got[:3]))
 	}
 
@@ -65,7 +65,7 @@ func TestStreamOrder(t *testing.T) {
 		t.Errorf("held %d findings", peak)
 	}
 	last := got[len(got)-1]
-	if len(got) != 12001 || last.Line != 1 || last.Rule != RuleParams || last.Severity != Warning {
+	if len(got) != 12001 || last.Line != 1 || last.Rule != RuleParams || last.Severity != Error {
 		t.Errorf("%d findings, last %s", len(got), TextLine(&last))
 	}
 }

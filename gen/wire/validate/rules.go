@@ -71,6 +71,7 @@ const (
 	RuleResponseDuplicate = "response.duplicate"
 	RuleRequestUnanswered = "request.unanswered"
 	RulePairingLimit      = "pairing.limit"
+	RuleBaselineStale     = "baseline.stale"
 )
 
 // Rule ids of the built-in rule sets: initialize-first
@@ -114,12 +115,12 @@ var coreRules = []Rule{
 	{RuleEnvID, Error, "envelope", "the id is not a JsonRpcId (string or integer), or a notification carries an id member", `id 1.5 is not a valid JsonRpcId (a string or an integer)`},
 	{RuleEnvKind, Error, "envelope", "the frame is neither a request (id and method), a response (id, no method) nor a notification (method, no id); receivers drop it", `frame is neither a request (id and method), a response (id) nor a notification (method); receivers drop it`},
 	{RuleEnvResponse, Error, "envelope", "a response has both or neither of result and error", `response has neither "result" nor "error"`},
-	{RuleMethodUnknown, Error, "method", "the method is not in the schema's x-methods; a warning when the peer answered the request with an error response (as the runtime does: -32603)", `unknown method "no/such/method" (known: initialize, session.event, session.status, session/prompt, shutdown, subagent.finished, subagent.started)`},
+	{RuleMethodUnknown, Warning, "method", "the method is not in the schema's x-methods: a warning, as an unknown tag of an open union (JSON-RPC 2.0 peers answer an unknown method with an error, the runtime with -32603), the same whatever the peer answered (its answer is added to the message)", `unknown method "no/such/method" (known: initialize, session.event, session.status, session/prompt, shutdown, subagent.finished, subagent.started)`},
 	{RuleMethodKind, Error, "method", "a notification method sent as a request (with id) or a request method sent as a notification (without id)", `"session.event" is a notification but was sent as a request (with an id)`},
 	{RuleMethodDirection, Error, "method", "the method was sent by the wrong side (x-methods direction)", `"initialize" is sent client-to-server but this frame went server-to-client`},
-	{RuleParams, Error, "params", "params do not match the method's params type; a warning when the peer answered the request with an error response (it rejected the request, as it should)", `/params/event/seq: must be >= 0 but found -1`},
+	{RuleParams, Error, "params", "params do not match the method's params type; the same error whatever the peer answered (an error response is added to the message as context)", `/params/event/seq: must be >= 0 but found -1`},
 	{RuleUnionMissingTag, Error, "params", "a tagged union value has no tag member (or a non-string one)", `/params/event: discriminator "type" missing (SessionEvent: one of "agent/inbox/spliced", "assistant/chunk", …)`},
-	{RuleUnionUnknownTag, Warning, "params", "a tagged union value has a tag no branch declares: a warning in an open union (one with a fallback branch), an error in a closed one", `/params/event/type: unknown SessionEvent type "bogus/event" (accepted by the open union's fallback branch); known: "agent/inbox/spliced", "assistant/chunk", …`},
+	{RuleUnionUnknownTag, Warning, "params", "a tagged union value has a tag no branch declares: a warning in an open union (one with a fallback branch), an error in a closed one", `/params/event/type: unknown SessionEvent type "bogus/event" (not one of its 48 known tags; accepted by the open union's fallback branch)`},
 	{RuleRequestDuplicate, Error, "pairing", "a request reuses the id of a request from the same side that is still waiting for its response (both directions visible only)", `id "req_1" is already in flight (request at line 3)`},
 	{RuleResponseUnknownID, Error, "pairing", "a response whose id matches no request from the other side (both directions visible only)", `response to id "req_x": no request with this id was sent`},
 	{RuleResponseDuplicate, Error, "pairing", "a second response to an already answered request", `second response to id "req_1" (answered at line 5)`},
@@ -127,6 +128,7 @@ var coreRules = []Rule{
 	{RuleError, Error, "pairing", "an error response's error does not match JsonRpcError", `/error/code: expected integer, but got string`},
 	{RuleRequestUnanswered, Info, "pairing", "a request got no response before the end of the stream (both directions visible only)", `no response to "session/prompt" (id "req_2") before the end of the stream`},
 	{RulePairingLimit, Warning, "pairing", "more than MaxPending (65 536) requests wait for their response at once: requests from that side are no longer paired from here on (memory stays bounded); reported once", `more than 65536 requests wait for their response; from here on requests from this side are not paired (their findings are reported at once, and responses that may answer them are not reported as response.unknown-id)`},
+	{RuleBaselineStale, Error, "baseline", "an entry of the --baseline file matched no finding of the run: the problem it accepted is gone (or the entry is mistyped); remove it, or rewrite the file with --write-baseline", `entry {"rule":"params.schema","method":"session/prompt","pointer":"/params/x"} matched no finding (stale: remove it or rewrite the baseline with --write-baseline)`},
 	{RuleValue, Error, "params", "--type mode: the value does not match the named type", `/shapes/0/side: expected number, but got string`},
 }
 

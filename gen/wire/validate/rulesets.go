@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/schemadoc"
 	"github.com/dshgen/dshgen/gen/wire/validate/ruleset"
 	// The built-in rule sets register themselves.
@@ -20,10 +21,21 @@ func (v *Validator) RuleSets() []string { return append([]string(nil), v.ruleSet
 // an array of strings, is a schema problem naming the file, line and
 // pointer.
 func (v *Validator) compileRuleSets() error {
-	v.ruleSev = map[string]Severity{RulePromptOverlap: v.opts.PromptOverlap}
 	names, err := schemaRuleSets(v.model.Source())
 	if err != nil {
 		return err
+	}
+	// Severities: the schema's x-dshgen-rule-severity, then
+	// Options.PromptOverlap, then Options.Rules (the command line).
+	v.ruleSev, err = schemaRuleSeverity(v.model.Source())
+	if err != nil {
+		return err
+	}
+	if v.opts.PromptOverlap != "" {
+		v.ruleSev[RulePromptOverlap] = v.opts.PromptOverlap
+	}
+	for id, sev := range v.opts.Rules {
+		v.ruleSev[id] = sev
 	}
 	cfg := ruleset.Config{Snapshot: v.opts.Snapshot, Severity: map[string]string{}}
 	for id, sev := range v.ruleSev {
@@ -76,6 +88,46 @@ func schemaRuleSets(src *schemadoc.Set) ([]string, error) {
 	return names, nil
 }
 
+// SeverityKeyword is the schema's top-level extension keyword that sets
+// rules' severities for that protocol ({"rule id": "off|info|warning|
+// error"}); revision 0.2.1 turns state.prompt-overlap off with it.
+const SeverityKeyword = "x-dshgen-rule-severity"
+
+// schemaRuleSeverity reads the root document's x-dshgen-rule-severity.
+func schemaRuleSeverity(src *schemadoc.Set) (map[string]Severity, error) {
+	out := map[string]Severity{}
+	if src == nil || src.Root() == nil || src.Root().Root == nil {
+		return out, nil
+	}
+	doc := src.Root()
+	kw := doc.Root.Get(SeverityKeyword)
+	if kw == nil {
+		return out, nil
+	}
+	at := schemadoc.Loc{Doc: doc}.Child(SeverityKeyword)
+	fail := func(l schemadoc.Loc, msg string) error {
+		return &schemadoc.Error{Problems: []schemadoc.Problem{src.Problem(l, msg, "")}}
+	}
+	if kw.Kind() != schemadoc.Object {
+		return nil, fail(at, "must be an object of rule id → severity (off, info, warning or error)")
+	}
+	for _, id := range kw.Keys() {
+		if _, ok := RuleByID(id); !ok {
+			return nil, fail(at.Child(id), fmt.Sprintf("unknown rule id %q (known: %s)", id, strings.Join(RuleIDs(), ", ")))
+		}
+		x := kw.Get(id)
+		sev, ok := Severity(""), false
+		if x.Kind() == schemadoc.String {
+			sev, ok = ParseSeverity(x.Str())
+		}
+		if !ok {
+			return nil, fail(at.Child(id), fmt.Sprintf("severity must be off, info, warning or error, not %s", x.Compact()))
+		}
+		out[id] = sev
+	}
+	return out, nil
+}
+
 func knownSets() string {
 	var names []string
 	for _, s := range ruleset.All() {
@@ -96,4 +148,10 @@ func setRules() []Rule {
 		}
 	}
 	return out
+}
+
+// SchemaSeverities returns the rule severities a model's schema sets with
+// x-dshgen-rule-severity.
+func SchemaSeverities(m *ir.Model) (map[string]Severity, error) {
+	return schemaRuleSeverity(m.Source())
 }

@@ -14,7 +14,7 @@ import (
 
 // shippedRaw returns the shipped schema's bytes.
 func shippedRaw(t *testing.T) []byte {
-	b, err := os.ReadFile(filepath.Join(moduleRoot(t), "schema", "dsh-sdk-protocol.schema.json"))
+	b, err := os.ReadFile(filepath.Join(moduleRoot(t), "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +66,17 @@ func TestRuleSetOptIn(t *testing.T) {
 	}
 	for _, c := range []struct{ kw, want string }{
 		{`"x-dshgen-rules": ["deepseek-harness", "mcp-lifecycle"],`, `test.schema.json:7: /x-dshgen-rules/1: unknown rule set "mcp-lifecycle" (known: deepseek-harness, initialize-first)`},
-		{`"x-dshgen-rules": "deepseek-harness",`, `test.schema.json:7: /x-dshgen-rules: must be an array of rule set names (known: deepseek-harness, initialize-first)`},
-		{`"x-dshgen-rules": [7],`, `test.schema.json:7: /x-dshgen-rules/0: a rule set name must be a string, not 7`},
+		{`"x-dshgen-rules": "deepseek-harness",`, `test.schema.json:7: /x-dshgen-rules: x-dshgen-rules must be an array of strings, not a string`},
+		{`"x-dshgen-rules": [7],`, `test.schema.json:7: /x-dshgen-rules: x-dshgen-rules must be an array of strings, not an array`},
 	} {
 		bad := bytes.Replace(generic, []byte(`"x-ts-request-map"`), []byte(c.kw+`"x-ts-request-map"`), 1)
-		if _, err := validatorFromBytes(t, bad); err == nil || !strings.Contains(err.Error(), "\n  "+c.want) {
+		// A keyword of the wrong shape fails the load (the IR's keyword
+		// table); an unknown set name fails New.
+		m, err := ir.LoadBytes("test.schema.json", bad)
+		if err == nil {
+			_, err = New(m, Options{})
+		}
+		if err == nil || !strings.Contains(err.Error(), "\n  "+c.want) {
 			t.Errorf("%s: %v", c.kw, err)
 		}
 	}
@@ -107,5 +113,34 @@ func TestGenericIDAndError(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestSchemaRuleSeverity: x-dshgen-rule-severity sets rule severities for
+// the protocol; an unknown rule id or severity is a schema problem naming
+// the line and pointer.
+func TestSchemaRuleSeverity(t *testing.T) {
+	raw := shippedRaw(t)
+	at := []byte(`"x-dshgen-rules": [`)
+	with := func(kw string) []byte {
+		return bytes.Replace(raw, at, []byte(`"x-dshgen-rule-severity": `+kw+`, `+string(at)), 1)
+	}
+	v, err := validatorFromBytes(t, with(`{"method.unknown": "error", "state.prompt-overlap": "off"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []step{{c2s, initReq(`"r1"`)}, {s2c, initRes(`"r1"`)}, {c2s, promptReq(`"r2"`, "s")}, {c2s, promptReq(`"r3"`, "s")},
+		{s2c, promptRes(`"r2"`)}, {s2c, promptRes(`"r3"`)}, {c2s, `{"jsonrpc":"2.0","method":"x/y","params":{}}`}}
+	if got := rulesOf(feedSteps(v, true, steps)); got != "7:method.unknown:error" {
+		t.Errorf("got %q", got)
+	}
+	for kw, want := range map[string]string{
+		`{"no.such": "off"}`:         `/x-dshgen-rule-severity/no.such: unknown rule id "no.such" (known: input.read,`,
+		`{"method.unknown": "loud"}`: `/x-dshgen-rule-severity/method.unknown: severity must be off, info, warning or error, not "loud"`,
+		`["state.prompt-overlap"]`:   `/x-dshgen-rule-severity: must be an object`,
+	} {
+		if _, err := validatorFromBytes(t, with(kw)); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "test.schema.json:6") {
+			t.Errorf("%s: %v", kw, err)
+		}
 	}
 }

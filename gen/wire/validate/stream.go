@@ -73,9 +73,12 @@ type request struct {
 	offset   int64
 	frame    int
 	deferred []Finding // held until the response says whether the peer rejected the request
-	tokens   []any     // what each rule set's Request returned (nil: none)
-	done     bool      // answered (or the stream closed)
-	released bool      // no longer holds back the findings after it (order.go)
+	// cancelled: the requester cancelled it (cancelNotifications), so no
+	// response has to follow.
+	cancelled bool
+	tokens    []any // what each rule set's Request returned (nil: none)
+	done      bool  // answered (or the stream closed)
+	released  bool  // no longer holds back the findings after it (order.go)
 }
 
 // Bounds of the pairing state of one stream (both directions visible):
@@ -253,6 +256,9 @@ type prepared struct {
 	name  string
 	idv   any
 	m     *ir.Method
+	// badID: the frame has an id member that is not an id (its
+	// envelope.id finding says so; it is not also a kind error).
+	badID bool
 	// held: method.unknown and params findings of a request or
 	// notification (a request's wait for its response).
 	held []Finding
@@ -326,7 +332,9 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
 
 // commit runs the checks that depend on the frames before: it must see the
 // stream's frames in order, one at a time.
-func (s *Stream) commit(p *prepared) (out []Finding) {
+func (s *Stream) commit(p *prepared) []Finding { return s.v.policy(s.commitRaw(p)) }
+
+func (s *Stream) commitRaw(p *prepared) (out []Finding) {
 	c := &p.c
 	defer func() {
 		if r := recover(); r != nil {
@@ -344,7 +352,7 @@ func (s *Stream) commit(p *prepared) (out []Finding) {
 	if c.dir == "" && !s.cfg.Both {
 		c.dir = s.dir
 	}
-	if m := p.m; m != nil && m.Direction != "" {
+	if m := p.m; m != nil && m.Direction != "" && m.Direction != ir.Both {
 		if c.dir == "" {
 			c.dir = m.Direction
 			if !s.cfg.Both && s.dir == "" {
@@ -465,6 +473,7 @@ func (s *Stream) envelope(p *prepared) {
 				c.add(RuleEnvID, "", "/id", `notification carries "id": null (an id of null makes the frame a notification); drop the member or send a string or integer id`)
 			} else {
 				c.add(RuleEnvID, "", "/id", fmt.Sprintf("id must be a string or integer, but got %s; receivers treat the frame as a notification", jsonType(idv)))
+				p.badID = true
 			}
 		}
 		s.method(p, false)
@@ -538,6 +547,10 @@ func (s *Stream) method(p *prepared, isRequest bool) {
 	v := s.v
 	c, name := &p.c, p.name
 	m := v.methods[name]
+	if m == nil && v.model.ExtensionPrefix != "" && strings.HasPrefix(name, v.model.ExtensionPrefix) {
+		// An extension method (ACP: "_..."): not in the table, any params.
+		return
+	}
 	if m == nil {
 		p.held = append(p.held, c.finding(RuleMethodUnknown, "", "/method", "", "", fmt.Sprintf("unknown method %q (known: %s)", name, v.methodNames)))
 		return
@@ -546,7 +559,8 @@ func (s *Stream) method(p *prepared, isRequest bool) {
 	switch {
 	case isRequest && m.Kind == ir.Notification:
 		c.add(RuleMethodKind, "", "/id", fmt.Sprintf("%q is a notification but was sent as a request (with an id)", name))
-	case !isRequest && m.Kind == ir.Request:
+	case !isRequest && m.Kind == ir.Request && !p.badID:
+		// (A request whose id is not an id has its envelope.id finding.)
 		c.add(RuleMethodKind, "", "", fmt.Sprintf("%q is a request but was sent as a notification (without an id)", name))
 	}
 	p.held = append(p.held, s.params(c, p.obj, m)...)
@@ -637,10 +651,31 @@ func (s *Stream) request(p *prepared) {
 	}
 }
 
+// cancelNotifications are the JSON-RPC cancellation conventions: the
+// notification's method and the params member holding the id of the
+// request it cancels (MCP's notifications/cancelled, the Language Server
+// Protocol's $/cancelRequest). A request it names (of either side) is not
+// reported as request.unanswered.
+var cancelNotifications = map[string]string{
+	"notifications/cancelled": "requestId",
+	"$/cancelRequest":         "id",
+}
+
 func (s *Stream) notification(p *prepared) {
 	c := &p.c
 	c.out = append(c.out, p.held...)
 	params, _ := p.obj["params"].(map[string]any)
+	if member, ok := cancelNotifications[p.name]; ok && params != nil {
+		if id, ok := params[member]; ok {
+			// The requester cancels its request; MCP 2026-07-28 also lets
+			// the server end a client's subscriptions/listen stream so.
+			if r := s.pending[c.dir][idKey(id)]; r != nil {
+				r.cancelled = true
+			} else if r := s.pending[opposite(c.dir)][idKey(id)]; r != nil {
+				r.cancelled = true
+			}
+		}
+	}
 	if p.m != nil && params != nil {
 		// The rule sets' state rules run on frames whose params are valid;
 		// a frame with a params error gets that one finding (the sets may
@@ -700,6 +735,13 @@ func (s *Stream) responseShape(p *prepared) {
 		var is []issue
 		if v.errSchema != nil {
 			is = v.checkValue(v.errSchema, v.errType, errv)
+		}
+		if e, ok := errv.(map[string]any); ok {
+			if n, ok := e["code"].(json.Number); ok {
+				if sch := v.errorCodes[n.String()]; sch != nil {
+					is = append(is, v.checkValue(sch, nil, errv)...)
+				}
+			}
 		}
 		c.out = append(c.out, c.issues(RuleError, "/error", withGeneric(is, errorObjectIssues(errv)))...)
 	}
@@ -808,7 +850,18 @@ func (s *Stream) response(p *prepared) {
 	}
 	if !hasErr && hasRes && req.m != nil && req.m.Result != nil {
 		if sch, err := v.schemaAt(req.m.Result.Pointer); err == nil {
-			c.out = append(c.out, c.issues(RuleResult, "/result", v.checkValue(sch, req.m.Result, res))...)
+			found := v.checkValue(sch, req.m.Result, res)
+			// A result matching one of the method's alternatives (a task
+			// created for a task-augmented request) is as good.
+			for _, alt := range req.m.ResultAlternatives {
+				if len(found) == 0 {
+					break
+				}
+				if as, err := v.schemaAt(alt.Pointer); err == nil && len(v.checkValue(as, alt, res)) == 0 {
+					found = nil
+				}
+			}
+			c.out = append(c.out, c.issues(RuleResult, "/result", found)...)
 		}
 	}
 	code := ""
@@ -816,9 +869,11 @@ func (s *Stream) response(p *prepared) {
 		code = jsonText(e["code"])
 	}
 	for _, f := range req.deferred {
-		if hasErr && f.Severity == Error {
-			f.Severity = Warning
-			f.Message += fmt.Sprintf(" (the peer rejected the request with error %s at line %d)", code, c.line.Num)
+		// Same cause, same severity: what the peer answered is context.
+		if hasErr {
+			f.Message += fmt.Sprintf(" (the peer answered with error %s at line %d)", code, c.line.Num)
+		} else {
+			f.Message += fmt.Sprintf(" (the peer answered with a success response at line %d)", c.line.Num)
 		}
 		c.out = append(c.out, f)
 	}
@@ -835,7 +890,9 @@ func (s *Stream) response(p *prepared) {
 // Close ends the stream and returns the findings that only its end can
 // tell: the held findings of requests that got no response, and (when both
 // directions are visible) one info per unanswered request.
-func (s *Stream) Close() []Finding {
+func (s *Stream) Close() []Finding { return s.v.policy(s.closeRaw()) }
+
+func (s *Stream) closeRaw() []Finding {
 	if s.closed {
 		return nil
 	}
@@ -852,6 +909,9 @@ func (s *Stream) Close() []Finding {
 	var out []Finding
 	for _, r := range rs {
 		out = append(out, r.deferred...)
+		if r.cancelled {
+			continue
+		}
 		out = append(out, Finding{
 			Stream: s.cfg.Name, Line: r.line, Offset: r.offset, Frame: r.frame, Direction: r.dir, Method: r.method, ID: r.idText,
 			Rule: RuleRequestUnanswered, Severity: Info,

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -127,10 +128,10 @@ func TestStreamRules(t *testing.T) {
 		{"error checked against JsonRpcError", true, []step{
 			{c2s, initReq(`"r1"`)}, {s2c, `{"jsonrpc":"2.0","id":"r1","error":{"code":"x","message":"m"}}`}},
 			"2:error.schema:error"},
-		{"bad params answered with an error: warning", true, []step{
+		{"bad params answered with an error: still an error", true, []step{
 			{c2s, `{"jsonrpc":"2.0","id":"r1","method":"initialize","params":{"cwd":"/w","provider":"p","model":"m","maxTokens":0}}`},
 			{s2c, errRes(`"r1"`)}},
-			"1:params.schema:warning"},
+			"1:params.schema:error"},
 		{"bad params answered with a result: error", true, []step{
 			{c2s, `{"jsonrpc":"2.0","id":"r1","method":"initialize","params":{"cwd":"/w","provider":"p","model":"m","maxTokens":0}}`},
 			{s2c, initRes(`"r1"`)}},
@@ -143,7 +144,7 @@ func TestStreamRules(t *testing.T) {
 			{c2s, `{"jsonrpc":"2.0","id":"r2","method":"no/such","params":{}}`}, {s2c, errRes(`"r2"`)}},
 			"3:method.unknown:warning"},
 		{"unknown notification", false, []step{{"", `{"jsonrpc":"2.0","method":"session.bogus","params":{}}`}},
-			"1:method.unknown:error"},
+			"1:method.unknown:warning"},
 		{"prompt overlap", true, []step{
 			{c2s, initReq(`"r1"`)}, {s2c, initRes(`"r1"`)}, {c2s, promptReq(`"r2"`, sid)}, {s2c, promptRes(`"r2"`)},
 			{c2s, promptReq(`"r3"`, sid)}, {s2c, promptRes(`"r3"`)}},
@@ -263,6 +264,30 @@ func TestPromptOverlapSeverity(t *testing.T) {
 	one := []step{{"", initReq(`"r1"`)}, {"", promptReq(`"r2"`, "s")}, {"", promptReq(`"r3"`, "s")}}
 	if g := rulesOf(feedSteps(v, false, one)); g != "" {
 		t.Errorf("one direction: %q", g)
+	}
+}
+
+// TestPromptOverlapByRevision: revision 0.2.1's runtime queues a second
+// prompt on a busy session, and its schema turns state.prompt-overlap off
+// (x-dshgen-rule-severity): the same overlap that is an error under 0.0.1
+// is clean under 0.2.1, unless the caller asks for the rule (--rule wins).
+func TestPromptOverlapByRevision(t *testing.T) {
+	steps := []step{{c2s, initReq(`"r1"`)}, {s2c, initRes(`"r1"`)}, {c2s, promptReq(`"r2"`, "s")}, {c2s, promptReq(`"r3"`, "s")},
+		{s2c, promptRes(`"r2"`)}, {s2c, promptRes(`"r3"`)}}
+	p021 := filepath.Join(moduleRoot(t), "schema", "0.2.1", "dsh-sdk-protocol.schema.json")
+	for _, c := range []struct {
+		name string
+		v    *Validator
+		want string
+	}{
+		{"0.0.1", shipped(t, Options{}), "4:state.prompt-overlap:error"},
+		{"0.2.1", newValidator(t, p021, Options{}), ""},
+		{"0.2.1 --rule state.prompt-overlap=warning", newValidator(t, p021, Options{Rules: map[string]Severity{RulePromptOverlap: Warning}}), "4:state.prompt-overlap:warning"},
+		{"0.2.1 --prompt-overlap error", newValidator(t, p021, Options{PromptOverlap: Error}), "4:state.prompt-overlap:error"},
+	} {
+		if g := rulesOf(feedSteps(c.v, true, steps)); g != c.want {
+			t.Errorf("%s: got %q want %q", c.name, g, c.want)
+		}
 	}
 }
 

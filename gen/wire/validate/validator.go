@@ -33,9 +33,17 @@ type Options struct {
 	// of different sessions merged under one placeholder session id are
 	// told apart by their seq. Nothing else is relaxed.
 	Snapshot bool
-	// PromptOverlap is the severity of state.prompt-overlap: Error (the
-	// default, "" means Error), Warning, Info or Off.
+	// PromptOverlap is the severity of state.prompt-overlap: Error,
+	// Warning, Info or Off; "" leaves it to the schema's
+	// x-dshgen-rule-severity (revision 0.2.1: off, its runtime queues a
+	// second prompt), else the rule's default (error).
 	PromptOverlap Severity
+	// Rules sets rules' severities by id (--rule ID=SEV); Off drops the
+	// rule's findings. It wins over PromptOverlap and the schema's
+	// x-dshgen-rule-severity.
+	Rules map[string]Severity
+	// Baseline marks the findings it accepts as Baselined (nil: none).
+	Baseline *Baseline
 	// FullCauses reports every leaf of the validation library's error tree,
 	// unfiltered (for debugging the schema); off by default.
 	FullCauses bool
@@ -57,6 +65,10 @@ type Validator struct {
 	idType    *ir.Type
 	errSchema *jsonschema.Schema // JsonRpcError, if the schema has it
 	errType   *ir.Type
+
+	// errorCodes are the compiled error object schemas of the codes the
+	// schema types (ir.Model.ErrorCodes), by the code's JSON text.
+	errorCodes map[string]*jsonschema.Schema
 
 	methods     map[string]*ir.Method
 	methodNames string // sorted, for messages
@@ -82,10 +94,7 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 	if model == nil {
 		return nil, fmt.Errorf("validate: nil model")
 	}
-	if opts.PromptOverlap == "" {
-		opts.PromptOverlap = Error
-	}
-	if _, ok := ParseSeverity(string(opts.PromptOverlap)); !ok {
+	if _, ok := ParseSeverity(string(opts.PromptOverlap)); !ok && opts.PromptOverlap != "" {
 		return nil, fmt.Errorf("validate: bad prompt-overlap severity %q", opts.PromptOverlap)
 	}
 	if model.Source() == nil {
@@ -107,7 +116,7 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 	for _, m := range model.Methods {
 		names = append(names, m.Name)
 		v.methods[m.Name] = m
-		for _, t := range []*ir.Type{m.Params, m.Result} {
+		for _, t := range append([]*ir.Type{m.Params, m.Result}, m.ResultAlternatives...) {
 			if t == nil {
 				continue
 			}
@@ -131,6 +140,14 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 			return nil, err
 		}
 		v.errSchema, v.errType = s, t
+	}
+	v.errorCodes = map[string]*jsonschema.Schema{}
+	for _, ec := range model.ErrorCodes {
+		s, err := v.schemaAt(ec.Pointer)
+		if err != nil {
+			return nil, err
+		}
+		v.errorCodes[fmt.Sprint(ec.Code)] = s
 	}
 	if err := v.compileRuleSets(); err != nil {
 		return nil, err

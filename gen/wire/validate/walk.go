@@ -176,7 +176,7 @@ func (w *walker) walkType(t *ir.Type, val any, depth int) {
 				w.out = append(w.out, issue{
 					ptr: w.ptr(u.Tag), schema: u.FallbackPointer,
 					rule: RuleUnionUnknownTag, sev: Warning,
-					msg: fmt.Sprintf("unknown %s %s %q (accepted by the open union's fallback branch); known: %s", t.Name, u.Tag, tag, knownTags(u)),
+					msg: fmt.Sprintf("unknown %s %s %q (not one of its %s; accepted by the open union's fallback branch)", t.Name, u.Tag, tag, Count(len(u.Variants), "known tag")),
 				})
 			}
 		case ir.ByJSONType:

@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT
 from dshproto import ABSENT, DecodeError, FrameDecoder
 
-SCHEMA = json.loads((ROOT / "schema" / "dsh-sdk-protocol.schema.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((ROOT / "schema" / "0.0.1" / "dsh-sdk-protocol.schema.json").read_text(encoding="utf-8"))
 
 
 def test_method_catalogue_matches_schema() -> None:

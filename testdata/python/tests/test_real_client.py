@@ -30,7 +30,7 @@ from conftest import FIXTURES, ROOT
 REAL = os.environ.get("DSHGEN_REAL_CLIENT")
 pytestmark = pytest.mark.skipif(not REAL, reason="DSHGEN_REAL_CLIENT not set (check.sh downloads the wheel)")
 
-SCHEMA = json.loads((ROOT / "schema" / "dsh-sdk-protocol.schema.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((ROOT / "schema" / "0.0.1" / "dsh-sdk-protocol.schema.json").read_text(encoding="utf-8"))
 
 # Wire names and methods the published client (0.2.1rc2) uses that the
 # schema (which follows the 0.0.1-rc.x TypeScript protocol and the captured

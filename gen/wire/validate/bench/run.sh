@@ -27,7 +27,7 @@ printf '%-44s %10s %12s %10s\n' "what" "MB/s" "frames/s" "peak RSS"
 times=()
 for _ in 1 2 3; do
   t0=$(date +%s.%N)
-  /usr/bin/time -f '%M' -o "$work/rss" "$work/dshgen" validate --schema schema/dsh-sdk-protocol.schema.json "$work/corpus.jsonl" >"$work/out" || {
+  /usr/bin/time -f '%M' -o "$work/rss" "$work/dshgen" validate --schema schema/0.0.1/dsh-sdk-protocol.schema.json "$work/corpus.jsonl" >"$work/out" || {
     echo "dshgen validate found errors in the corpus:"; head "$work/out"; exit 1; }
   t1=$(date +%s.%N)
   times+=("$(echo "$t1 - $t0" | bc)")
@@ -36,7 +36,7 @@ med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
 rss=$(cat "$work/rss")
 awk -v b="$bytes" -v f="$frames" -v s="$med" -v r="$rss" 'BEGIN { printf "%-44s %10.1f %12.0f %8.0f MB\n", "dshgen validate (CLI, whole process)", b/1e6/s, f/s, r/1024 }'
 
-(cd "$work" && node ajv-bench.mjs "$root/schema/dsh-sdk-protocol.schema.json" corpus.jsonl 3) |
+(cd "$work" && node ajv-bench.mjs "$root/schema/0.0.1/dsh-sdk-protocol.schema.json" corpus.jsonl 3) |
   node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const l of s.trim().split("\n")){const r=JSON.parse(l);if(r.invalid)console.error("ajv: "+r.invalid+" invalid frames");console.log(`${("node: "+r.what).padEnd(44)} ${r.mbps.toFixed(1).padStart(10)} ${Math.round(r.framesps).toString().padStart(12)}`)}})'
 
 DSHGEN_BENCH_MB=$mb go test -run XXX -bench 'BenchmarkValidate$|BenchmarkDecodeOnly|BenchmarkJSONValid' -benchtime 3x ./gen/wire/validate/ |

@@ -2,7 +2,7 @@
 // "dshgen generate" while the CLI is written, and the generator the Python
 // checks use for the case schemas):
 //
-//	go run ./gen/emit/python/internal/pygen -schema schema/dsh-sdk-protocol.schema.json -out out
+//	go run ./gen/emit/python/internal/pygen -schema schema/0.0.1/dsh-sdk-protocol.schema.json -out out
 package main
 
 import (
@@ -16,7 +16,7 @@ import (
 )
 
 func main() {
-	schema := flag.String("schema", "schema/dsh-sdk-protocol.schema.json", "schema file")
+	schema := flag.String("schema", "schema/0.0.1/dsh-sdk-protocol.schema.json", "schema file")
 	out := flag.String("out", "out", "output root (files go under <out>/python)")
 	pkg := flag.String("package", "", "Python package name (default dshproto)")
 	version := flag.String("version", "dev", "dshgen version written into headers")

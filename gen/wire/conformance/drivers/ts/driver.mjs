@@ -5,7 +5,8 @@
 //
 // Writes "dshgen-conformance-driver 1", then reads lines "HEADER<TAB>FRAME"
 // on stdin (HEADER: {"seq":N}, plus "method" for a response: the method of
-// the request it answers) and writes one line per input line on stdout, in
+// the request it answers, or "type" for a line that is one value of the
+// exported type of that TypeScript name instead of a frame) and writes one line per input line on stdout, in
 // order and at once: "N<TAB>" and the frame decoded through the TypeScript
 // bindings in $DSHGEN_TS_OUT/src and encoded back with JSON.stringify, or
 // "N<TAB>!error <message>" for a frame that does not decode or whose
@@ -42,7 +43,7 @@ import { Worker, isMainThread, workerData } from "node:worker_threads";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const driverTs = path.join(here, "driver.ts");
-const CACHE_FORMAT = "2";
+const CACHE_FORMAT = "3";
 const PROTOCOL = "dshgen-conformance-driver 1";
 /**
  * Stack of the decoding thread: a 10000-level frame needs between 8 and 16 MB
@@ -227,7 +228,25 @@ function extractTable(ts, program, driverFile) {
   const params = byName(member(roots, "params"));
   const results = byName(member(roots, "results"));
   const error = conv(member(roots, "error"));
-  return { nodes, params, results, error };
+  // Every type the bindings' index.ts exports by name (a header's "type"
+  // decodes a line as one of them); generic helpers are left out.
+  const types = {};
+  const index = program.getSourceFiles().find((f) => f.fileName.endsWith("/bindings/index.ts"));
+  const indexMod = index && checker.getSymbolAtLocation(index);
+  if (indexMod) {
+    for (let s of checker.getExportsOfModule(indexMod)) {
+      if (s.flags & ts.SymbolFlags.Alias) s = checker.getAliasedSymbol(s);
+      if (!(s.flags & (ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Interface))) continue;
+      const decl = s.declarations?.[0];
+      if (decl && decl.typeParameters && decl.typeParameters.length > 0) continue;
+      try {
+        types[s.name] = conv(checker.getDeclaredTypeOfSymbol(s));
+      } catch {
+        // a type the walk cannot follow (none in generated bindings)
+      }
+    }
+  }
+  return { nodes, params, results, error, types };
 }
 
 // --- build and cache ----------------------------------------------------------
@@ -423,7 +442,8 @@ async function serve({ entry }) {
     }
     let out;
     try {
-      out = roundTrip(line.slice(tab + 1).replace(/\r+$/, ""), typeof h.method === "string" ? h.method : undefined);
+      const text = line.slice(tab + 1).replace(/\r+$/, "");
+      out = typeof h.type === "string" ? driver.typeRoundTrip(table, text, h.type) : roundTrip(text, typeof h.method === "string" ? h.method : undefined);
     } catch (e) {
       let msg;
       if (e instanceof driver.DecodeError) msg = e.message;

@@ -101,6 +101,8 @@ export interface TypeTable {
   params: { [method: string]: number };
   results: { [method: string]: number };
   error: number;
+  /** Every type the bindings export by name (for a header's "type"). */
+  types: { [name: string]: number };
 }
 
 /** A line that does not decode; pointer is into the frame. */
@@ -369,6 +371,15 @@ class Decoder {
     return this.walk(raw, i, "/result") as ResultOf<M>;
   }
 
+  /** Decodes a value as the exported type called name. */
+  named(name: string, raw: unknown): unknown {
+    const i = this.table.types[name];
+    if (i === undefined) {
+      throw new DecodeError("", `the bindings export no type ${name}`);
+    }
+    return this.walk(raw, i, "");
+  }
+
   error(raw: unknown): RpcError {
     return this.walk(raw, this.table.error, "/error") as RpcError;
   }
@@ -486,4 +497,18 @@ function decodeParams<M extends KnownMethod>(d: Decoder, method: M, frame: Obj, 
 export function roundTripper(table: TypeTable): (frame: string, responseMethod: string | undefined) => string {
   const d = new Decoder(table);
   return (frame, responseMethod) => roundTrip(d, frame, responseMethod);
+}
+
+/**
+ * Decodes one JSON value (not a frame) as the exported type called name and
+ * returns it encoded again (a header's "type"), or throws DecodeError.
+ */
+export function typeRoundTrip(table: TypeTable, line: string, name: string): string {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch (e) {
+    throw new DecodeError("", `not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return JSON.stringify(new Decoder(table).named(name, v));
 }
