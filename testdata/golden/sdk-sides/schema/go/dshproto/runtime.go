@@ -491,7 +491,8 @@ type MethodInfo struct {
 	Method string
 	// Kind is "request" or "notification": the JSON-RPC 2.0 frame kind.
 	Kind string
-	// Direction is "client-to-server" or "server-to-client": who sends it.
+	// Direction is "client-to-server", "server-to-client" or "both" (either
+	// side sends it): who sends it.
 	Direction string
 	// ParamsOptional means the params member may be absent.
 	ParamsOptional bool

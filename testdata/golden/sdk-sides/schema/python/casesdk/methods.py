@@ -83,7 +83,7 @@ class MethodInfo:
     """The wire method name."""
     kind: Literal["request", "notification"]
     """The JSON-RPC 2.0 frame kind the method is sent as."""
-    direction: Literal["client-to-server", "server-to-client"]
+    direction: Literal["client-to-server", "server-to-client", "both"]
     """Which side sends the request or notification."""
     params: object
     """The params type (a class, or a type alias for a union or alias)."""

@@ -91,7 +91,7 @@ export type ResultOf<M extends RequestMethod> = SidesRequestMap[M]["result"];
 /** What the method table says of one method. */
 export interface MethodInfo {
   readonly kind: "request" | "notification";
-  readonly direction: "client-to-server" | "server-to-client";
+  readonly direction: "client-to-server" | "server-to-client" | "both";
   readonly paramsOptional: boolean;
 }
 
