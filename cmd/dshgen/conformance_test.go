@@ -221,6 +221,7 @@ const kvSchema = `{
 // protocol is checked too (a frame that is not valid is named with why);
 // and the MCP subset of testdata/second-protocol.
 func TestConformanceOutsideRepository(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	langs := langsHere(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "kv.schema.json"), []byte(kvSchema), 0o644); err != nil {

@@ -266,62 +266,83 @@ func TestGenerateKilledAtEveryStep(t *testing.T) {
 	if commitAt < 0 {
 		t.Fatalf("no commit step in %v", steps)
 	}
+	// Each kill is independent (a copy of the old tree of its own), so the
+	// steps run in parallel; committedAt[k] records what step k saw.
+	committedAt := make([]bool, len(steps)+1)
+	t.Run("steps", func(t *testing.T) {
+		for k := 1; k <= len(steps); k++ {
+			t.Run(fmt.Sprintf("step%02d", k), func(t *testing.T) {
+				t.Parallel()
+				committedAt[k] = f.killAt(t, k, steps, commitAt)
+			})
+		}
+	})
 	sawOld, sawMid := false, false
-	for k := 1; k <= len(steps); k++ {
-		dir := f.copyOld(t)
-		cmd, stderr, ok := pausedRun(t, dir, k, f.newArgs)
-		if !ok {
-			t.Fatalf("step %d: the run did not pause:\n%s", k, stderr)
-		}
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
-		isCommitted := f.checkCrashState(t, dir, k, steps[k-1])
-		// The step runs after the pause, so the commit has happened once
-		// the run was paused after the commit step.
-		if isCommitted != (k > commitAt) {
-			t.Errorf("step %d (%s): committed=%v, commit is step %d", k, steps[k-1], isCommitted, commitAt)
-		}
-		sawOld = sawOld || !isCommitted
-		sawMid = sawMid || isCommitted
-		if k == commitAt || k == commitAt+1 || k == len(steps) {
-			// --check writes nothing and says when a switch is unfinished.
-			before := treeSnapshot(t, dir)
-			code, stdout, _ := runDshgen(t, dir, append(f.newArgs, "--check")...)
-			if code != 1 || strings.Contains(stdout, "interrupted switch") != isCommitted {
-				t.Errorf("step %d: --check exit %d, interrupted reported %v, committed %v", k, code, strings.Contains(stdout, "interrupted switch"), isCommitted)
-			}
-			if diffKeys(before, treeSnapshot(t, dir)) != "" {
-				t.Errorf("step %d: --check changed the tree", k)
-			}
-		}
-		if k%2 == 1 {
-			// Recovery alone: wholly old before the commit, wholly new
-			// after, nothing left behind.
-			if _, err := output.Recover(filepath.Join(dir, "out"), filepath.Join(dir, "vec")); err != nil {
-				t.Fatalf("step %d: recover: %v", k, err)
-			}
-			f.checkWhole(t, dir, isCommitted, fmt.Sprintf("step %d (%s), after recovery", k, steps[k-1]))
-			continue
-		}
-		// The next run: wholly new, nothing left behind, and it says what
-		// it recovered.
-		code, _, errOut := runDshgen(t, dir, f.newArgs...)
-		if code != 0 {
-			t.Fatalf("step %d: next run: exit %d: %s", k, code, errOut)
-		}
-		if !strings.Contains(errOut, "interrupted run") {
-			t.Errorf("step %d: the next run did not say it recovered: %s", k, errOut)
-		}
-		f.checkWhole(t, dir, true, fmt.Sprintf("step %d (%s), after the next run", k, steps[k-1]))
+	for _, c := range committedAt[1:] {
+		sawOld = sawOld || !c
+		sawMid = sawMid || c
 	}
 	if !sawOld || !sawMid {
 		t.Errorf("kills covered before-commit %v, after-commit %v", sawOld, sawMid)
 	}
 }
 
+// killAt kills a run of f.newArgs paused at step k (of steps; the commit is
+// step commitAt) in a copy of the old tree and checks the tree after the
+// kill, after --check, and after recovery (odd k) or the next run (even k).
+// It reports whether the switch had been committed.
+func (f *crashFixture) killAt(t *testing.T, k int, steps []string, commitAt int) bool {
+	t.Helper()
+	dir := f.copyOld(t)
+	cmd, stderr, ok := pausedRun(t, dir, k, f.newArgs)
+	if !ok {
+		t.Fatalf("step %d: the run did not pause:\n%s", k, stderr)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	isCommitted := f.checkCrashState(t, dir, k, steps[k-1])
+	// The step runs after the pause, so the commit has happened once
+	// the run was paused after the commit step.
+	if isCommitted != (k > commitAt) {
+		t.Errorf("step %d (%s): committed=%v, commit is step %d", k, steps[k-1], isCommitted, commitAt)
+	}
+	if k == commitAt || k == commitAt+1 || k == len(steps) {
+		// --check writes nothing and says when a switch is unfinished.
+		before := treeSnapshot(t, dir)
+		code, stdout, _ := runDshgen(t, dir, append(f.newArgs, "--check")...)
+		if code != 1 || strings.Contains(stdout, "interrupted switch") != isCommitted {
+			t.Errorf("step %d: --check exit %d, interrupted reported %v, committed %v", k, code, strings.Contains(stdout, "interrupted switch"), isCommitted)
+		}
+		if diffKeys(before, treeSnapshot(t, dir)) != "" {
+			t.Errorf("step %d: --check changed the tree", k)
+		}
+	}
+	if k%2 == 1 {
+		// Recovery alone: wholly old before the commit, wholly new
+		// after, nothing left behind.
+		if _, err := output.Recover(filepath.Join(dir, "out"), filepath.Join(dir, "vec")); err != nil {
+			t.Fatalf("step %d: recover: %v", k, err)
+		}
+		f.checkWhole(t, dir, isCommitted, fmt.Sprintf("step %d (%s), after recovery", k, steps[k-1]))
+		return isCommitted
+	}
+	// The next run: wholly new, nothing left behind, and it says what
+	// it recovered.
+	code, _, errOut := runDshgen(t, dir, f.newArgs...)
+	if code != 0 {
+		t.Fatalf("step %d: next run: exit %d: %s", k, code, errOut)
+	}
+	if !strings.Contains(errOut, "interrupted run") {
+		t.Errorf("step %d: the next run did not say it recovered: %s", k, errOut)
+	}
+	f.checkWhole(t, dir, true, fmt.Sprintf("step %d (%s), after the next run", k, steps[k-1]))
+	return isCommitted
+}
+
 // TestGenerateKilledDuringRecovery: the run that finishes an interrupted
 // switch is itself killed mid-way; the one after finishes it.
 func TestGenerateKilledDuringRecovery(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	f := newCrashFixture(t)
 	steps := f.steps(t)
 	mid := 0

@@ -342,6 +342,7 @@ func TestNoHandMadePlurals(t *testing.T) {
 // builds and runs offline, and go vet finds nothing at the go.mod's Go
 // version (whose stdversion check flags newer standard-library symbols).
 func TestGoModule(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	dir := generateInto(t, "--lang", "go", "--go-module", "example.com/foo/dshproto")
 	pkg := filepath.Join(dir, "out", "go", "dshproto")
 	mod, err := os.ReadFile(filepath.Join(pkg, "go.mod"))

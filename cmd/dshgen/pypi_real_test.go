@@ -106,6 +106,7 @@ func pypiToolsMissing() string {
 // testdata/pypi/install.sh). Required when DSHGEN_REQUIRE_PYPI=1; otherwise
 // skipped only when python3 with pip and venv is absent.
 func TestPyPIRuntime(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	if reason := pypiToolsMissing(); reason != "" {
 		if os.Getenv("DSHGEN_REQUIRE_PYPI") == "1" {
 			t.Fatalf("DSHGEN_REQUIRE_PYPI=1 but %s", reason)

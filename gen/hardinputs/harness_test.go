@@ -31,15 +31,13 @@ import (
 // counts connections (the "never fetched" proof).
 
 // schemaGuardAddr is the loopback address the hostile schemas' remote
-// $refs name. The test listens on a free loopback port and copies each
-// case with this address replaced by its own (two runs at once cannot
-// collide). Every dshgen run also gets HTTP_PROXY/HTTPS_PROXY/ALL_PROXY
-// pointing at the listener, so a fetch of any http(s) URL, loopback or not,
-// would connect there.
+// $refs name. Each case listens on a free loopback port of its own and is
+// copied with this address replaced by its listener's (cases running at
+// once, and two runs at once, cannot collide, and a connection is counted
+// against the case that made it). Every dshgen run also gets
+// HTTP_PROXY/HTTPS_PROXY/ALL_PROXY pointing at its listener, so a fetch of
+// any http(s) URL, loopback or not, would connect there.
 const schemaGuardAddr = "127.0.0.1:39217"
-
-// guardAddr is the listener's address (set in setup).
-var guardAddr string
 
 var (
 	root       string // repository root
@@ -48,8 +46,8 @@ var (
 	tscJS      string // testdata/ts/node_modules/typescript/bin/tsc
 	mypyCmd    []string
 	pyrightBin string
-	guard      *listenGuard
-	notes      []string // loud notices printed once at the end
+	guard      *listenGuard // the listener of the tests that are not hostile cases
+	notes      []string     // loud notices printed once at the end
 )
 
 // langDirs maps a --lang name to the top directory of its files under --out.
@@ -113,16 +111,17 @@ func setup() (int, error) {
 		}
 		notes = append(notes, "mypy is not installed (testdata/python/check.sh installs it; or python3 -m mypy, or DSHGEN_MYPY=/path/to/mypy): the generated Python was checked by `python3 -W error` import only, not by mypy --strict")
 	}
-	if p := filepath.Join(pyWork(), "node", "node_modules", ".bin", "pyright"); fileExists(p) {
+	if p := filepath.Join(pyWork(), "node", "node_modules", ".bin", "pyright"); pyWork() != "" && fileExists(p) {
 		pyrightBin = p
+	} else if os.Getenv("DSHGEN_PY_WORK") != "" {
+		return 0, fmt.Errorf("DSHGEN_PY_WORK=%s is set but has no pyright (run testdata/python/check.sh --install)", os.Getenv("DSHGEN_PY_WORK"))
 	} else {
-		notes = append(notes, "pyright is not installed (testdata/python/check.sh installs it): the generated Python was not checked by pyright --strict")
+		notes = append(notes, "pyright is not installed (testdata/python/check.sh --install installs it; set DSHGEN_PY_WORK to the directory it prints): the generated Python was not checked by pyright --strict")
 	}
 	guard, err = newListenGuard("127.0.0.1:0")
 	if err != nil {
 		return 0, fmt.Errorf("the no-fetch guard cannot listen on loopback: %w", err)
 	}
-	guardAddr = guard.ln.Addr().String()
 	return 0, nil
 }
 
@@ -156,13 +155,18 @@ func findTSC() (string, error) {
 	return p, nil
 }
 
-// pyWork is where testdata/python/check.sh installs its pinned tools
-// (.ci/run runs it before the Go tests).
+// pyWork is where testdata/python/check.sh installed its pinned tools:
+// $DSHGEN_PY_WORK (.ci/run sets it from `check.sh --install`), else the
+// directory of the venv $DSHGEN_PYTHON names (WORK/venv/bin/python), else
+// "" (none known).
 func pyWork() string {
 	if d := os.Getenv("DSHGEN_PY_WORK"); d != "" {
 		return d
 	}
-	return filepath.Join(os.TempDir(), "dshgen-pycheck")
+	if py := os.Getenv("DSHGEN_PYTHON"); py != "" {
+		return filepath.Dir(filepath.Dir(filepath.Dir(py)))
+	}
+	return ""
 }
 
 // findMypy finds mypy: $DSHGEN_MYPY, $DSHGEN_PYTHON -m mypy, the venv of
@@ -175,7 +179,10 @@ func findMypy() []string {
 	if py := os.Getenv("DSHGEN_PYTHON"); py != "" {
 		cands = append(cands, []string{py, "-m", "mypy"})
 	}
-	cands = append(cands, []string{filepath.Join(pyWork(), "venv", "bin", "mypy")}, []string{"python3", "-m", "mypy"})
+	if w := pyWork(); w != "" {
+		cands = append(cands, []string{filepath.Join(w, "venv", "bin", "mypy")})
+	}
+	cands = append(cands, []string{"python3", "-m", "mypy"})
 	for _, c := range cands {
 		if err := exec.Command(c[0], append(c[1:], "--version")...).Run(); err == nil {
 			return c
@@ -225,6 +232,9 @@ func (g *listenGuard) Close() {
 
 func (g *listenGuard) Count() int64 { return g.n.Load() }
 
+// Addr is the listener's address (host:port).
+func (g *listenGuard) Addr() string { return g.ln.Addr().String() }
+
 func (g *listenGuard) Seen() string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -232,8 +242,8 @@ func (g *listenGuard) Seen() string {
 }
 
 // proxyEnv sends every proxied HTTP(S) request of a child to the guard.
-func proxyEnv() []string {
-	p := "http://" + guardAddr
+func (g *listenGuard) proxyEnv() []string {
+	p := "http://" + g.Addr()
 	return []string{"HTTP_PROXY=" + p, "HTTPS_PROXY=" + p, "ALL_PROXY=" + p, "http_proxy=" + p, "https_proxy=" + p, "NO_PROXY=", "no_proxy="}
 }
 
@@ -271,13 +281,14 @@ func runCmd(dir string, env []string, timeout time.Duration, name string, args .
 }
 
 // generate runs `dshgen generate --schema schema --out out` (every
-// registered language) and, when the CLI does not register Python, writes
-// the Python bindings with gen/emit/python.Emit beside them. It returns the CLI's
+// registered language, the proxies pointed at g) and, when the CLI does
+// not register Python, writes the Python bindings with
+// gen/emit/python.Emit beside them. It returns the CLI's
 // result and the in-process Python error (nil when not used or fine).
-func generate(t *testing.T, schema, out string, timeout time.Duration, extra ...string) (result, error) {
+func generate(t *testing.T, g *listenGuard, schema, out string, timeout time.Duration, extra ...string) (result, error) {
 	t.Helper()
 	args := append([]string{"generate", "--schema", schema, "--out", out}, extra...)
-	r := runCmd(root, proxyEnv(), timeout, dshgen, args...)
+	r := runCmd(root, g.proxyEnv(), timeout, dshgen, args...)
 	if r.code != 0 || registered("python") {
 		return r, nil
 	}
@@ -460,8 +471,8 @@ func forbidLines(t *testing.T, out, lang, re string) {
 }
 
 // copyCase copies the files of a case directory into dst, with the
-// schemas' guard address replaced by the listener's.
-func copyCase(src, dst string) error {
+// schemas' guard address replaced by addr (the case's listener).
+func copyCase(src, dst, addr string) error {
 	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -474,7 +485,7 @@ func copyCase(src, dst string) error {
 		if err != nil {
 			return err
 		}
-		data = bytes.ReplaceAll(data, []byte(schemaGuardAddr), []byte(guardAddr))
+		data = bytes.ReplaceAll(data, []byte(schemaGuardAddr), []byte(addr))
 		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
 	})
 }

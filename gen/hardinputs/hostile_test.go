@@ -37,10 +37,12 @@ type expectation struct {
 
 // TestHostileSchemas runs `dshgen generate` on every schema of
 // testdata/hostile (copied into a temporary directory, the remote URLs
-// pointed at the test's loopback listener) and checks the outcome its
+// pointed at the case's own loopback listener) and checks the outcome its
 // expect.json states. Every dshgen run has HTTP(S)_PROXY set to the
-// listener too, so any fetch attempt is seen.
+// listener too, so any fetch attempt is seen. The cases run in parallel
+// (each in its own directories, with its own listener).
 func TestHostileSchemas(t *testing.T) {
+	t.Parallel()
 	dirs, err := filepath.Glob(filepath.Join(root, "testdata", "hostile", "*", "expect.json"))
 	if err != nil || len(dirs) < 20 {
 		t.Fatalf("want at least 20 hostile cases, found %d (%v)", len(dirs), err)
@@ -49,6 +51,7 @@ func TestHostileSchemas(t *testing.T) {
 	for _, ef := range dirs {
 		dir := filepath.Dir(ef)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
 			var exp expectation
 			raw, err := os.ReadFile(ef)
 			if err != nil {
@@ -57,16 +60,21 @@ func TestHostileSchemas(t *testing.T) {
 			if err := json.Unmarshal(raw, &exp); err != nil {
 				t.Fatalf("%s: %v", ef, err)
 			}
+			g, err := newListenGuard("127.0.0.1:0")
+			if err != nil {
+				t.Fatalf("the no-fetch guard cannot listen on loopback: %v", err)
+			}
+			defer g.Close()
 			work := filepath.Join(t.TempDir(), filepath.Base(dir))
-			if err := copyCase(dir, work); err != nil {
+			if err := copyCase(dir, work, g.Addr()); err != nil {
 				t.Fatal(err)
 			}
-			runHostile(t, filepath.Join(work, "schema.json"), exp)
+			runHostile(t, g, filepath.Join(work, "schema.json"), exp)
 		})
 	}
 }
 
-func runHostile(t *testing.T, schema string, exp expectation) {
+func runHostile(t *testing.T, guard *listenGuard, schema string, exp expectation) {
 	out := filepath.Join(t.TempDir(), "out")
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
@@ -80,10 +88,10 @@ func runHostile(t *testing.T, schema string, exp expectation) {
 		timeout = time.Duration(exp.TimeoutSeconds) * time.Second
 	}
 	before := guard.Count()
-	r, pyErr := generate(t, schema, out, timeout)
+	r, pyErr := generate(t, guard, schema, out, timeout)
 	if exp.Network || guard.Count() != before {
 		if n := guard.Count() - before; n != 0 {
-			t.Errorf("dshgen connected to the network: %d connection(s) to %s: %s", n, guardAddr, guard.Seen())
+			t.Errorf("dshgen connected to the network: %d connection(s) to %s: %s", n, guard.Addr(), guard.Seen())
 		}
 	}
 	if r.timedOut {
@@ -142,10 +150,10 @@ func runHostile(t *testing.T, schema string, exp expectation) {
 func TestGuardSeesFetches(t *testing.T) {
 	before := guard.Count()
 	c := &http.Client{Timeout: 2 * time.Second}
-	if resp, err := c.Get("http://" + guardAddr + "/remote.schema.json"); err == nil {
+	if resp, err := c.Get("http://" + guard.Addr() + "/remote.schema.json"); err == nil {
 		resp.Body.Close()
 	}
-	proxy, _ := url.Parse("http://" + guardAddr)
+	proxy, _ := url.Parse("http://" + guard.Addr())
 	pc := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
 	if resp, err := pc.Get("https://schemas.example.invalid/b.json"); err == nil {
 		resp.Body.Close()

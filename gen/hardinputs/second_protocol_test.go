@@ -35,10 +35,11 @@ var dshSpecific = regexp.MustCompile(`(?i)harness|deepseek|@deepseek-ai|dsh-sdk|
 // TestSecondProtocolGenerates generates Go, Python and TypeScript from the
 // MCP schema (package "mcp"), compiles each, and checks that every method
 // is in each language's method table and that nothing of the shipped
-// protocol leaked into the output.
+// protocol leaked into the output. It runs beside the hostile cases.
 func TestSecondProtocolGenerates(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
-	r, pyErr := generate(t, mcpSchema(), out, 2*time.Minute, "--package", "mcp")
+	r, pyErr := generate(t, guard, mcpSchema(), out, 2*time.Minute, "--package", "mcp")
 	if r.code != 0 {
 		t.Fatalf("dshgen generate: exit %d\n%s", r.code, clip(r.stderr))
 	}
@@ -91,7 +92,7 @@ func (f finding) key() string {
 // errors or warnings.
 func validateFile(t *testing.T, file string) (int, []finding) {
 	t.Helper()
-	r := runCmd(root, proxyEnv(), time.Minute, dshgen, "validate", "--schema", mcpSchema(), "--direction", "both", "--format", "json", file)
+	r := runCmd(root, guard.proxyEnv(), time.Minute, dshgen, "validate", "--schema", mcpSchema(), "--direction", "both", "--format", "json", file)
 	if r.timedOut || (r.code != 0 && r.code != 1) {
 		t.Fatalf("dshgen validate %s: exit %d\n%s%s", file, r.code, clip(r.stdout), clip(r.stderr))
 	}

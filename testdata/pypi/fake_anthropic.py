@@ -15,6 +15,15 @@ retries RATE_LIMIT (429, rate_limit_error) and SERVER (5xx, api_error,
 overloaded_error, an in-band error) up to 5 times, honouring retry-after
 when it is at most 10 s, so the scripts send ``retry-after: 0.05``.
 
+Where a scenario asserts an order of events across sessions, the order is
+made by cause, never by a delay (a loaded machine stretches any delay):
+a marker message may carry ``gate:TOKEN``; a script then holds its reply
+until the driver opens the gate ``TOKEN/NAME`` (``POST /dsh/gate/TOKEN/NAME``,
+sent once the driver has seen what must come first), or until every member
+of a group of requests of one runtime has arrived. A gate not opened within
+GATE_TIMEOUT seconds gives a reply that names it, so the scenario's outcome
+shows what was missing.
+
 Usage: fake_anthropic.py [--log FILE] [--max-lifetime SECONDS]
 Listens on 127.0.0.1 on a free port (refuses connections from any other
 address), prints the port as the first and only line on stdout, and exits
@@ -34,7 +43,6 @@ import signal
 import socketserver
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 
 MARKER = re.compile(r"\[\[dsh:([a-z0-9-]+)\]\]")
@@ -46,7 +54,6 @@ class Stream:
 
     blocks: list[tuple]
     stop: str = "end_turn"
-    delay: float = 0.0  # seconds before the response starts
     usage_out: int = 7
 
 
@@ -67,6 +74,41 @@ class InBandError:
 
 
 RETRY = {"retry-after": "0.05"}  # 50 ms; the runtime honours retry-after up to its 10 s cap
+GATE = re.compile(r"\bgate:([A-Za-z0-9_-]+)")
+GATE_TIMEOUT = 60.0  # seconds; a scenario is killed after 90
+
+
+class Gates:
+    """Named events the scripts wait for: opened by the driver (POST /dsh/gate/TOKEN/NAME) or by arrivals."""
+
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.opened: set[str] = set()
+
+    def open(self, key: str):
+        with self.cond:
+            self.opened.add(key)
+            self.cond.notify_all()
+
+    def wait(self, key: str) -> bool:
+        with self.cond:
+            return self.cond.wait_for(lambda: key in self.opened, GATE_TIMEOUT)
+
+    def meet(self, group: str, member: str, members) -> bool:
+        """Mark `member` of `group` arrived and wait until every one of `members` has."""
+        self.open(f"{group}/{member}")
+        with self.cond:
+            return self.cond.wait_for(lambda: all(f"{group}/{m}" in self.opened for m in members), GATE_TIMEOUT)
+
+
+GATES = Gates()
+
+
+def held(key: str) -> Stream | None:
+    """None once gate `key` is open; a reply naming it when it stays shut."""
+    if GATES.wait(key):
+        return None
+    return Stream([("text", f"gate {key} was never opened")])
 
 
 def texts(content) -> list[str]:
@@ -105,8 +147,9 @@ def all_text(messages) -> str:
     return "\n".join(t for m in messages for t in texts(m.get("content")))
 
 
-def script(name, step, attempt, body, messages, after):
-    """The reply for marker `name` at `step` (assistant messages since the marker) and `attempt` (1 = first)."""
+def script(name, step, attempt, body, messages, after, gate=None, runtime=None):
+    """The reply for marker `name` at `step` (assistant messages since the marker) and `attempt` (1 = first);
+    `gate` is the marker message's gate token, `runtime` identifies the runtime that asks (its user id)."""
     results = tool_results(after)
     if name == "text":
         return Stream([("thinking", "The user wants a greeting."), ("text", "Hello from the fake model.")])
@@ -148,9 +191,13 @@ def script(name, step, attempt, body, messages, after):
             ]
         )
     if name in ("parallel-a", "parallel-b"):
-        return Stream([("text", f"{name} done")], delay=0.6)
+        # Neither session's turn ends before the other's request has come: the two runs overlap by cause.
+        if step == 0 and not GATES.meet(f"{runtime}/parallel", name, ("parallel-a", "parallel-b")):
+            return Stream([("text", f"{name}: the other session's request never came")])
+        return Stream([("text", f"{name} done")])
     if name == "wait":
-        return Stream([("text", "waited turn")], delay=0.3)
+        # The turn ends only after the driver has looked at what session_prompt's return left it.
+        return held(f"{gate}/prompt-returned") or Stream([("text", "waited turn")])
     if name == "cwd":
         cwd = re.findall(r'Current working directory: "([^"]*)"', all_text(messages))
         return Stream([("text", "model sees cwd " + (cwd[-1] if cwd else "?"))])
@@ -193,7 +240,10 @@ def script(name, step, attempt, body, messages, after):
                     (
                         "tool",
                         "subagent",
-                        {"description": "Count the letters", "prompt": "[[dsh:child]] Count the letters in pelican."},
+                        {
+                            "description": "Count the letters",
+                            "prompt": f"[[dsh:child]] gate:{gate} Count the letters in pelican.",
+                        },
                     )
                 ],
                 stop="tool_use",
@@ -203,9 +253,12 @@ def script(name, step, attempt, body, messages, after):
             return Stream([("text", "parent got: " + re.findall(r"child says [^\n\"]*", joined)[-1])])
         return Stream([("text", "waiting for the child")])
     if name == "child":
+        # The parent runs one turn per message of the child: its prompt, the child's message, the child's end.
+        # The child sends its message once the driver saw the parent's first turn end, and ends once it saw the
+        # second end (else the message or the end could be spliced into the turn before).
         if step == 0:
             parent = re.findall(r'Your parent agent id is "([^"]+)"', all_text(messages))
-            return Stream(
+            return held(f"{gate}/parent-idle-1") or Stream(
                 [
                     (
                         "tool",
@@ -214,9 +267,10 @@ def script(name, step, attempt, body, messages, after):
                     )
                 ],
                 stop="tool_use",
-                delay=0.5,
             )
-        return Stream([("text", "reported to the parent: " + result_text(results[-1]).strip())])
+        return held(f"{gate}/parent-idle-2") or Stream(
+            [("text", "reported to the parent: " + result_text(results[-1]).strip())]
+        )
     if name == "image":
         imgs = [
             b
@@ -418,6 +472,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         n = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(n)
+        if self.path.startswith("/dsh/gate/"):
+            GATES.open(self.path[len("/dsh/gate/") :])
+            self.log({"path": self.path, "reply": "204"})
+            self.send_response(204)
+            self.send_header("content-length", "0")
+            self.end_headers()
+            return
         if not self.path.split("?")[0].endswith("/v1/messages"):
             # e.g. the runtime's Files API upload of an image (POST /v1/files): not offered, so it sends the image inline.
             self.log(
@@ -450,10 +511,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             step,
         )
         attempt = STATE.attempt(key)
-        reply = script(name, step, attempt, body, messages, after)
+        gates = GATE.findall(" ".join(texts(messages[at].get("content")))) if at >= 0 else []
+        reply = script(name, step, attempt, body, messages, after, gates[-1] if gates else None, key[0])
         record = {
             "path": self.path,
             "marker": name,
+            "runtime": key[0],
             "step": step,
             "attempt": attempt,
             "stream": body.get("stream"),
@@ -479,8 +542,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.chunk(message_start(msg_id, model))
             self.chunk(sse("error", {"type": "error", "error": {"type": reply.etype, "message": reply.message}}))
             return self.end_stream()
-        if reply.delay:
-            time.sleep(reply.delay)
         if body.get("stream") is False:
             return self.send_json(200, whole_message(reply, model, msg_id, tool_prefix))
         self.start_stream()

@@ -39,6 +39,7 @@ import sys
 import threading
 import time
 import traceback
+import urllib.request
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 
@@ -216,6 +217,16 @@ class Ctx:
         )
         return DeepSeekHarness(cfg)
 
+    def gate(self):
+        """This run's gate token for fake_anthropic.py (put `gate:TOKEN` in a marker message)."""
+        return f"{self.mode}-{self.scenario}"
+
+    def open_gate(self, name):
+        """Opens the fake model's gate TOKEN/NAME: a reply it holds until the driver has seen what comes first."""
+        url = f"http://127.0.0.1:{self.args.port}/dsh/gate/{self.gate()}/{name}"
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        opener.open(urllib.request.Request(url, data=b"", method="POST"), timeout=CALL_TIMEOUT).close()
+
     def step(self, call, **observed):
         self.steps.append({"call": call, **observed})
 
@@ -285,7 +296,7 @@ def fs_tools(c):
 
 @scenario
 def parallel_sessions(c):
-    """Two Session.run calls on one harness from two threads; the model answers each after 0.6 s."""
+    """Two Session.run calls on one harness from two threads; the model answers each once both have asked."""
     labels = Labels(["session-a", "session-b"])
     with c.harness() as h:
         out, spans = {}, {}
@@ -326,8 +337,10 @@ def session_wait(c):
         init = client.initialize(cwd=c.work, provider="deepseek-official", model="deepseek-v4-flash")
         c.step("initialize", server_info=init.serverInfo.model_dump() if init.serverInfo else None)
         with client.subscribe_session_notifications("session-wait") as sub:
-            mid = client.session_prompt("session-wait", [{"type": "text", "text": "[[dsh:wait]] Take a moment."}])
+            prompt = f"[[dsh:wait]] gate:{c.gate()} Take a moment."
+            mid = client.session_prompt("session-wait", [{"type": "text", "text": prompt}])
             before = [note(n, labels) for n in drain(sub)]
+            c.open_gate("prompt-returned")  # the model answers the turn only now
             c.step(
                 "session_prompt",
                 message_id_is_str=isinstance(mid, str) and len(mid) > 0,
@@ -450,7 +463,15 @@ def subagent(c):
     labels = Labels(["session-parent"])
     with c.harness() as h:
         with h.client.subscribe_session_notifications("session-parent") as tree:
-            r = h.start_session("session-parent").run("[[dsh:subagent]] Delegate the counting.")
+            r = h.start_session("session-parent").run(f"[[dsh:subagent]] gate:{c.gate()} Delegate the counting.")
+            # The parent runs one turn per message: its prompt, the child's message, the child's end. The fake
+            # model lets the child send its message once the first turn has ended, and end once the second has
+            # (otherwise either could be spliced into the turn before: timing).
+            seen = []
+            c.open_gate("parent-idle-1")
+            while sum(1 for n in seen if note(n, labels) == "status session-parent idle") < 2:
+                seen.append(tree.next())
+            c.open_gate("parent-idle-2")
             # How far the child got when the parent went idle is timing: its part of RunResult.notifications is
             # checked as a prefix of what the tree subscription saw by the end of session/wait.
             child_in_run = [
@@ -460,11 +481,10 @@ def subagent(c):
             waited = h.client.request(
                 "session/wait", {"sessionId": "session-parent"}, response_model=Empty, timeout_seconds=CALL_TIMEOUT
             )
-            seen = drain(tree)
-        # The parent runs three turns (its prompt, the child's message, the child's end) while the child runs
-        # one; how the two sessions' events interleave, and where in the parent's second turn the notice of the
-        # child's end is queued, is timing. So the tree's notifications are compared as a sorted list per
-        # session, and the order that is fixed is checked on its own: the parent's turns and their texts.
+            seen += drain(tree)
+        # The parent runs three turns while the child runs one; how the two sessions' events interleave is
+        # timing. So the tree's notifications are compared as a sorted list per session, and the order that is
+        # fixed is checked on its own: the parent's turns and their texts.
         tree_notes = [note(n, labels) for n in seen]
         child_all = [
             x for x in tree_notes if x.split(" ")[1] not in ("session-parent",) and not x.startswith("subagent.")

@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # Checks of the Python bindings (issue 3), for .ci/run:
 #   bash testdata/python/check.sh
-# Installs its own tools (pinned) into a venv and an npm prefix under
-# $DSHGEN_PY_WORK (default: $TMPDIR/dshgen-pycheck), reused while the pins
-# do not change. Needs go, python3 (3.10+) and npm on PATH, and ../shared
-# beside the repository. Exits non-zero when any check fails; the last line
-# is "N passed, N failed".
+# Installs its own tools (pinned) into a venv and an npm prefix in the cache
+# of ../../.ci/cache.sh (python-tools-<sha256 of the pins and the Python
+# version>), shared by every clone and reused while the pins do not change;
+#   bash testdata/python/check.sh --install
+# only installs them and prints DSHGEN_PY_WORK=<that directory> (its venv/bin/python
+# has mypy, the tests' DSHGEN_PYTHON; node/node_modules/.bin/pyright). Needs
+# go, python3 (3.10+), npm and flock on PATH, and ../shared beside the
+# repository. Exits non-zero when any check fails; the last line is
+# "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-WORK=${DSHGEN_PY_WORK:-${TMPDIR:-/tmp}/dshgen-pycheck}
 PINS="mypy==2.4.1 ruff==0.17.5 pytest==9.2.0 pydantic==2.14.3"
 PYRIGHT=pyright@1.1.414
 REAL_CLIENT=deepseek-harness-sdk==0.2.1rc2 # the published Python SDK, compared in tests/test_real_client.py
+PINS310="pytest==9.2.0"                     # the venv of the oldest supported Python
 PY=${PYTHON:-python3}
-VENV=$WORK/venv
-NODE=$WORK/node
+# shellcheck source=../../.ci/cache.sh
+. "$ROOT/.ci/cache.sh"
 passed=0
 failed=0
 failures=()
@@ -33,21 +37,21 @@ step() { # step NAME CMD...: run one check, count it
 	fi
 }
 
+# install_tools DIR: the venv (PINS), pyright (an npm prefix) and the real
+# client's source (its wheel unpacked) into the empty directory DIR.
 install_tools() {
-	mkdir -p "$WORK" || return 1
-	local stamp="$PINS $PYRIGHT $REAL_CLIENT $($PY -c 'import sys; print(sys.version)')"
-	if [ -f "$WORK/stamp" ] && [ "$(cat "$WORK/stamp")" = "$stamp" ] && [ -x "$VENV/bin/python" ] &&
-		[ -x "$NODE/node_modules/.bin/pyright" ] && [ -d "$WORK/real-client/deepseek_harness" ]; then
-		return 0
-	fi
-	rm -rf "$VENV" "$NODE" "$WORK/real-client" "$WORK/wheels"
-	$PY -m venv "$VENV" &&
-		"$VENV/bin/pip" install -q --disable-pip-version-check $PINS &&
-		mkdir -p "$NODE" &&
-		npm install --prefix "$NODE" --no-audit --no-fund --silent "$PYRIGHT" >/dev/null &&
-		"$VENV/bin/pip" download -q --disable-pip-version-check --no-deps --dest "$WORK/wheels" "$REAL_CLIENT" &&
-		"$VENV/bin/python" -c 'import sys, zipfile, glob; zipfile.ZipFile(glob.glob(sys.argv[1] + "/*.whl")[0]).extractall(sys.argv[2])' "$WORK/wheels" "$WORK/real-client" &&
-		echo "$stamp" >"$WORK/stamp"
+	"$PY" -m venv "$1/venv" &&
+		"$1/venv/bin/pip" install -q --disable-pip-version-check $PINS &&
+		mkdir -p "$1/node" &&
+		npm install --prefix "$1/node" --no-audit --no-fund --silent "$PYRIGHT" >/dev/null &&
+		"$1/venv/bin/pip" download -q --disable-pip-version-check --no-deps --dest "$1/wheels" "$REAL_CLIENT" &&
+		"$1/venv/bin/python" -c 'import sys, zipfile, glob; zipfile.ZipFile(glob.glob(sys.argv[1] + "/*.whl")[0]).extractall(sys.argv[2])' "$1/wheels" "$1/real-client" &&
+		[ -x "$1/node/node_modules/.bin/pyright" ] && [ -d "$1/real-client/deepseek_harness" ]
+}
+
+# install_py310 DIR: a venv of Python 3.10 with PINS310 in DIR.
+install_py310() {
+	"$PY310" -m venv "$1/venv" && "$1/venv/bin/pip" install -q --disable-pip-version-check $PINS310
 }
 
 go_tests() {
@@ -93,12 +97,16 @@ mypy_check_021() {
 }
 
 pyright_check() {
-	local cfg=$WORK/pyrightconfig.json
-	cat >"$cfg" <<JSON
+	local cfg rc
+	cfg=$(mktemp -d) || return 1
+	cat >"$cfg/pyrightconfig.json" <<JSON
 {"typeCheckingMode": "strict", "pythonVersion": "3.10",
  "extraPaths": ["$ROOT/out/python"], "venvPath": "$WORK", "venv": "venv"}
 JSON
-	"$NODE/node_modules/.bin/pyright" -p "$cfg" "$ROOT/out/python/dshproto" "$ROOT/testdata/python/example.py"
+	"$NODE/node_modules/.bin/pyright" -p "$cfg/pyrightconfig.json" "$ROOT/out/python/dshproto" "$ROOT/testdata/python/example.py"
+	rc=$?
+	rm -rf "$cfg"
+	return $rc
 }
 
 fresh_install() {
@@ -120,11 +128,9 @@ print("installed and imported:", dshproto.__file__)')
 # The suite again on the oldest supported Python, when the machine has it
 # (mypy --python-version 3.10 checks the types; this runs the code).
 py310_suite() {
-	local v310=$WORK/venv310
-	if [ ! -x "$v310/bin/pytest" ]; then
-		"$PY310" -m venv "$v310" && "$v310/bin/pip" install -q --disable-pip-version-check pytest==9.2.0 || return 1
-	fi
-	(cd "$ROOT/testdata/python/tests" && PYTHONDONTWRITEBYTECODE=1 "$v310/bin/python" -m pytest -q -p no:cacheprovider .)
+	local v310
+	v310=$(cache_get "$(cache_root)/python310-tools-$(cache_key "$PINS310 $("$PY310" -c 'import sys; print(sys.version)')")" install_py310) || return 1
+	(cd "$ROOT/testdata/python/tests" && PYTHONDONTWRITEBYTECODE=1 "$v310/venv/bin/python" -m pytest -q -p no:cacheprovider .)
 }
 
 example_run() {
@@ -132,12 +138,22 @@ example_run() {
 		PYTHONPATH="$ROOT/out/python" "$VENV/bin/python" -W error "$ROOT/testdata/python/example.py" | grep "turn 1: completed"
 }
 
-if ! install_tools; then
-	echo "--- FAIL installing the tools ($PINS, $PYRIGHT)"
+if ! command -v flock >/dev/null 2>&1 || ! WORK=$(cache_get "$(cache_root)/python-tools-$(cache_key "$PINS $PYRIGHT $REAL_CLIENT $("$PY" -c 'import sys; print(sys.version)')")" install_tools); then
+	echo "--- FAIL installing the tools ($PINS, $PYRIGHT, $REAL_CLIENT; needs $PY, npm, flock)"
 	echo "0 passed, 1 failed"
 	exit 1
 fi
-step "go test ./gen/emit/python, ./gen/emit (golden files, determinism, import, mypy of every case)" go_tests
+VENV=$WORK/venv
+NODE=$WORK/node
+if [ "${1:-}" = --install ]; then
+	echo "DSHGEN_PY_WORK=$WORK"
+	exit 0
+fi
+if [ -n "${DSHGEN_CI_RUNS_GO_TESTS:-}" ]; then
+	echo "=== go test ./gen/emit/python, ./gen/emit: in the go tests stage of .ci/run (same tests, same tools)"
+else
+	step "go test ./gen/emit/python, ./gen/emit (golden files, determinism, import, mypy of every case)" go_tests
+fi
 step "out/python up to date with the emitter" up_to_date
 step "pytest testdata/python/tests (fixtures round trip, cases, bad input, real client)" pytest_suite
 step "ruff check (out/python, example.py)" ruff_check

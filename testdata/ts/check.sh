@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # TypeScript checks for dshgen (called by .ci/run). On a fresh machine it
-# installs the pinned test-only npm packages (npm ci here), then
+# installs the pinned test-only npm packages (npm ci of package-lock.json
+# into the cache of ../../.ci/cache.sh, linked as node_modules here), then
 #   1. compiles the generated package out/ts with its own strict tsconfig
 #      (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess): 0 errors;
 #   2. compiles the usage example, the compatibility test against the
@@ -14,7 +15,8 @@
 #      every case of testdata/cases and for the shipped schema compiled with tsc
 #      (they skip when TypeScript is not installed, as before npm ci on a fresh
 #      machine).
-# Exits non-zero when any step fails. Needs node >= 20 and npm on PATH; the
+# With --install it stops after the npm packages (.ci/run installs first).
+# Exits non-zero when any step fails. Needs node >= 20, npm and flock on PATH; the
 # fixtures are read from ../shared beside the repository (DSHGEN_SHARED overrides).
 set -euo pipefail
 
@@ -26,8 +28,22 @@ cd "$here"
 
 step() { printf '== ts: %s\n' "$*"; }
 
-step "npm ci (TypeScript $(node -p 'require("./package.json").devDependencies.typescript'), upstream protocol types)"
-npm ci --no-audit --no-fund --loglevel=error >/dev/null
+# shellcheck source=../../.ci/cache.sh
+. "$repo/.ci/cache.sh"
+npm_install() { # npm_install DIR: the locked packages into DIR/node_modules
+  cp "$here/package.json" "$here/package-lock.json" "$here/.npmrc" "$1/" &&
+    (cd "$1" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
+step "npm ci (TypeScript $(node -p 'require("./package.json").devDependencies.typescript'), upstream protocol types), cached"
+mods="$(cache_get "$(cache_root)/npm-ts-$(cache_key "npm ci; node $(node --version)" package.json package-lock.json .npmrc)" npm_install relocatable)"
+# testdata/ts/node_modules is a link to the cached tree (read only: nothing
+# here writes into node_modules), where every tool and test looks for it.
+if [ "$(readlink node_modules 2>/dev/null)" != "$mods/node_modules" ]; then
+  rm -rf node_modules
+  ln -s "$mods/node_modules" node_modules
+fi
+echo "ts: node_modules -> $mods/node_modules"
+[ "${1:-}" = --install ] && exit 0
 
 tsc=(node "$here/node_modules/typescript/bin/tsc")
 failed=()
@@ -38,8 +54,12 @@ step "tsc -p out/ts --noEmit"
 step "tsc -p out/0.2.1/ts --noEmit (revision 0.2.1, schema/README.md)"
 "${tsc[@]}" -p "$repo/out/0.2.1/ts/tsconfig.json" --noEmit --typeRoots "$here/node_modules/@types" || failed+=("tsc out/0.2.1/ts")
 
-step "go test ./gen/emit -run TestGoldenTS (every case and the shipped schema, compiled by tsc)"
-(cd "$repo" && DSHGEN_REQUIRE_TSC=1 go test -count=1 -run 'TestGoldenTS' ./gen/emit) || failed+=("go test ./gen/emit -run TestGoldenTS (tsc)")
+if [ -n "${DSHGEN_CI_RUNS_GO_TESTS:-}" ]; then
+  step "go test ./gen/emit -run TestGoldenTS: in the go tests stage of .ci/run (same tests, DSHGEN_REQUIRE_TSC=1)"
+else
+  step "go test ./gen/emit -run TestGoldenTS (every case and the shipped schema, compiled by tsc)"
+  (cd "$repo" && DSHGEN_REQUIRE_TSC=1 go test -count=1 -run 'TestGoldenTS' ./gen/emit) || failed+=("go test ./gen/emit -run TestGoldenTS (tsc)")
+fi
 
 step "tsc -p testdata/ts/tsconfig.compat.json (published protocol types <-> ours, see COMPAT.md)"
 for name in HarnessSdkRequestMap HarnessSdkNotificationMap; do
