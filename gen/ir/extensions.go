@@ -28,6 +28,8 @@ var (
 		Where: "the root of the schema (name of the TypeScript request map)"}
 	kwTSNotificationMap = schemadoc.Keyword{Name: "x-ts-notification-map", Shape: schemadoc.ShapeString, RootOnly: true,
 		Where: "the root of the schema (name of the TypeScript notification map)"}
+	kwRequestID = schemadoc.Keyword{Name: "x-request-id", Shape: schemadoc.ShapeString, RootOnly: true,
+		Where: "the root of the schema (how SDK senders mint request ids: prefix{counter|uuid-hex|uuid}suffix)"}
 	kwMethod = schemadoc.Keyword{Name: "x-method", Shape: schemadoc.ShapeString,
 		Where: "a $defs entry that is the params (or, named *Response, the result) of a JSON-RPC method (ACP's convention; see METHODS.md)"}
 	kwSide = schemadoc.Keyword{Name: "x-side", Shape: schemadoc.ShapeString,
@@ -41,5 +43,5 @@ var (
 // Keywords returns the extension keywords the IR reads (the overlay
 // checker's table).
 func Keywords() []schemadoc.Keyword {
-	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwUnionTag, kwMethods, kwTSRequestMap, kwTSNotificationMap, kwMethod, kwSide, kwExtensionPrefix, kwRuleSets}
+	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwUnionTag, kwMethods, kwTSRequestMap, kwTSNotificationMap, kwMethod, kwSide, kwExtensionPrefix, kwRuleSets, kwRequestID}
 }

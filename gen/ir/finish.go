@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -343,11 +344,15 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 	for _, n := range r.pyMethods.Sorted() {
 		c.claim("methods", LangPython, n, r.pyMethods[n], root)
 	}
+	l.claimSDKTypes(c)
 	schemaJSON := false // the schema's any-JSON type takes the runtime's JsonValue (see unknownVariants)
 	for _, t := range m.Decls {
 		schemaJSON = schemaJSON || t.Names[LangTS] == tsJSONValue
 	}
 	for _, n := range r.tsTypes.Sorted() {
+		if slices.Contains(sdkTypes[LangTS], n) {
+			continue // the template's declaration of the SDK type claimed above
+		}
 		if n != tsJSONValue || !schemaJSON {
 			c.claim("types", LangTS, n, r.tsTypes[n], root)
 		}
@@ -399,6 +404,7 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 	for _, mp := range maps {
 		c.claim("types", LangTS, mp.name, mp.source, loc{Doc: l.set.Root(), Ptr: mp.pointer})
 	}
+	l.checkSDKNames(c, m.SDK)
 	c.report()
 }
 

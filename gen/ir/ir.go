@@ -97,6 +97,10 @@ type Model struct {
 	// Methods holds the x-methods catalogue, sorted by Name. Empty for a
 	// schema that only has $defs.
 	Methods []*Method
+	// SDK is the generated clients' and servers' view of Methods: the
+	// identifiers of every call and handler, which side sends and receives
+	// each method, and how request ids are minted (sdk.go).
+	SDK *SDK
 	// InputRequests are methods a request's result asks the client to run
 	// inside the protocol's own payload rather than as JSON-RPC requests
 	// (MCP 2026-07-28's InputRequest: sampling/createMessage,
@@ -196,6 +200,8 @@ type Method struct {
 	Source string
 	// Pointer is the JSON pointer of the entry, e.g. "#/x-methods/initialize".
 	Pointer string
+
+	nameBase string // the entry's x-name, else Name: what every identifier is made from
 }
 
 // TypeKind says what shape a named type has.

@@ -25,13 +25,23 @@ func loadDoc(t *testing.T, doc string) (*Model, error) {
 // declare is (a schema type Frame stays Frame in Go), and so on per
 // language.
 func TestReservedFromRuntimes(t *testing.T) {
-	rt, err := fs.ReadFile(templates.FS, "go/runtime.go.tmpl")
-	if err != nil {
-		t.Fatal(err)
+	// Every Go template (the runtime, the line transport) is part of the
+	// generated package.
+	goFiles, err := fs.Glob(templates.FS, "go/*.go.tmpl")
+	if err != nil || len(goFiles) == 0 {
+		t.Fatalf("no Go templates: %v", err)
 	}
-	declared, err := GoTopLevel(string(rt))
-	if err != nil {
-		t.Fatal(err)
+	var declared []string
+	for _, f := range goFiles {
+		rt, err := fs.ReadFile(templates.FS, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names, err := GoTopLevel(string(rt))
+		if err != nil {
+			t.Fatal(err)
+		}
+		declared = append(declared, names...)
 	}
 	goTypes, _ := ReservedNames("go types")
 	var exported []string

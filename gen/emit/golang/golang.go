@@ -33,14 +33,18 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 		header.WriteString("// " + l + "\n")
 	}
 	header.WriteString("\n")
-	runtimeSrc, err := fs.ReadFile(templates.FS, "go/runtime.go.tmpl")
-	if err != nil {
-		return nil, fmt.Errorf("go runtime: %w", err)
-	}
-	rt := strings.Replace(string(runtimeSrc), "package {{PKG}}", "package "+pkg, 1)
-	rtSrc, err := format.Source([]byte(header.String() + rt))
-	if err != nil {
-		return nil, fmt.Errorf("go runtime: %w", err)
+	var out []ir.File
+	for _, name := range []string{"runtime", "transport"} {
+		src, err := fs.ReadFile(templates.FS, "go/"+name+".go.tmpl")
+		if err != nil {
+			return nil, fmt.Errorf("go %s: %w", name, err)
+		}
+		rt := strings.Replace(string(src), "package {{PKG}}", "package "+pkg, 1)
+		formatted, err := format.Source([]byte(header.String() + rt))
+		if err != nil {
+			return nil, fmt.Errorf("go %s: %w", name, err)
+		}
+		out = append(out, ir.File{Path: dir + "/" + name + ".go", Data: formatted})
 	}
 	e := &emitter{m: m}
 	types := e.file(pkg, m, o)
@@ -50,10 +54,12 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 	}
 	methods := e.file(pkg, m, o)
 	e.methods(methods)
+	sdk := e.file(pkg, m, o)
+	e.sdk(sdk)
 	files := []struct {
 		name string
 		f    *jen.File
-	}{{"json.go", e.codec}, {"methods.go", methods}, {"types.go", types}}
+	}{{"json.go", e.codec}, {"methods.go", methods}, {"sdk.go", sdk}, {"types.go", types}}
 	rendered := make([]ir.File, len(files))
 	errs := make([]error, len(files))
 	var wg sync.WaitGroup
@@ -75,7 +81,6 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 			return nil, err
 		}
 	}
-	out := []ir.File{{Path: dir + "/runtime.go", Data: rtSrc}}
 	if o.GoModule != "" {
 		mod, err := goMod(m, o, dir)
 		if err != nil {
