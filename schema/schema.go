@@ -124,3 +124,24 @@ func SHA256() string {
 	s := sha256.Sum256(raw001)
 	return hex.EncodeToString(s[:])
 }
+
+// verified.txt lists every schema file shipped in this directory tree (sha256
+// and path); TestVerifiedList proves each one passes meta-validation and
+// that the list is exactly the files present.
+//
+//go:embed verified.txt
+var verifiedList string
+
+// Verified returns the sha256 (lowercase hex) of every shipped schema file,
+// every revision: documents known to pass meta-validation, which a load may
+// skip (gen/schemadoc Source.Verified). It is keyed by content, so a copy of
+// a shipped file anywhere is recognised and an edited one is not.
+func Verified() map[string]bool {
+	out := map[string]bool{}
+	for _, line := range strings.Split(verifiedList, "\n") {
+		if sum, _, ok := strings.Cut(strings.TrimSpace(line), " "); ok {
+			out[sum] = true
+		}
+	}
+	return out
+}

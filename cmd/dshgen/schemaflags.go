@@ -156,7 +156,7 @@ func (sf *schemaFlags) loadForValidation(w io.Writer) (*ir.Model, error) {
 // revision's (revisionSource).
 func (sf *schemaFlags) source() ir.Source {
 	if sf.schema != "" {
-		return ir.Source{Path: sf.schema, Overlays: sf.overlays, AllowRefDirs: sf.allowRefDirs}
+		return ir.Source{Path: sf.schema, Overlays: sf.overlays, AllowRefDirs: sf.allowRefDirs, Verified: schema.Verified()}
 	}
 	return revisionSource(mustRevision(sf.revision), sf.overlays, sf.allowRefDirs)
 }
@@ -171,7 +171,7 @@ func loadRevision(r schema.Revision, overlays, allowRefDirs []string) (*ir.Model
 // dshgen runs at its root (so an edit there is seen), else the document
 // embedded in the binary.
 func revisionSource(r schema.Revision, overlays, allowRefDirs []string) ir.Source {
-	src := ir.Source{Path: r.Path(), Overlays: overlays, AllowRefDirs: allowRefDirs}
+	src := ir.Source{Path: r.Path(), Overlays: overlays, AllowRefDirs: allowRefDirs, Verified: schema.Verified()}
 	if _, err := os.Stat(src.Path); errors.Is(err, os.ErrNotExist) {
 		src.Path, src.Bytes = schema.FileName, r.Bytes()
 	}

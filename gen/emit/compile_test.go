@@ -260,6 +260,17 @@ func tscPath(t *testing.T) string {
 	return p
 }
 
+// nodeTypes is the absolute path of testdata/ts's @types (the generated
+// package's @types/node devDependency).
+func nodeTypes(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join(root, "testdata", "ts", "node_modules", "@types"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func runTSC(t *testing.T, tsc string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("node", append([]string{tsc}, args...)...)
@@ -311,6 +322,9 @@ func TestGoldenTS(t *testing.T) {
 	if cfg.CompilerOptions["strict"] != true || cfg.CompilerOptions["exactOptionalPropertyTypes"] != true || cfg.CompilerOptions["noUncheckedIndexedAccess"] != true {
 		t.Errorf("generated tsconfig.json lacks a strict option: %v", cfg.CompilerOptions)
 	}
+	// The transport imports node:* modules: the generated package's
+	// @types/node devDependency is testdata/ts's.
+	cfg.CompilerOptions["typeRoots"] = []string{nodeTypes(t)}
 	delete(cfg.CompilerOptions, "rootDir")
 	delete(cfg.CompilerOptions, "outDir")
 	cfg.CompilerOptions["noEmit"] = true
@@ -337,7 +351,7 @@ func TestGoldenTSNoInjectedCode(t *testing.T) {
 	out := t.TempDir()
 	writeCase(t, out, goldenCase{Case: "07-description-escaping", Schema: "schema.json"}, "ts")
 	dist := filepath.Join(out, "js")
-	runTSC(t, tsc, "-p", filepath.Join(out, "ts"), "--removeComments", "--declaration", "false", "--outDir", dist)
+	runTSC(t, tsc, "-p", filepath.Join(out, "ts"), "--typeRoots", nodeTypes(t), "--removeComments", "--declaration", "false", "--outDir", dist)
 	entries, err := os.ReadDir(dist)
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("no JavaScript output: %v", err)

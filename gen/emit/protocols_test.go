@@ -360,6 +360,7 @@ func protocolsTS(t *testing.T, work string, m *ir.Model, examples []example) {
 	delete(cfg.CompilerOptions, "rootDir")
 	delete(cfg.CompilerOptions, "outDir")
 	cfg.CompilerOptions["noEmit"] = true
+	cfg.CompilerOptions["typeRoots"] = []string{nodeTypes(t)}
 	var include []string
 	for _, p := range publishedProtocols {
 		include = append(include, p.name+"/ts/src/*.ts")

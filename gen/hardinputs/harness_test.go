@@ -400,7 +400,10 @@ func fileExists(p string) bool {
 
 func compileTS(t *testing.T, dir string) {
 	t.Helper()
-	r := runCmd(dir, nil, 5*time.Minute, "node", tscJS, "-p", filepath.Join(dir, "tsconfig.json"), "--noEmit")
+	// The generated package's @types/node devDependency: testdata/ts's,
+	// beside the typescript package tscJS is in.
+	nodeTypes := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(tscJS))), "@types")
+	r := runCmd(dir, nil, 5*time.Minute, "node", tscJS, "-p", filepath.Join(dir, "tsconfig.json"), "--noEmit", "--typeRoots", nodeTypes)
 	if r.code != 0 {
 		t.Errorf("ts: tsc -p tsconfig.json --noEmit (strict): exit %d\n%s", r.code, clip(r.stdout+r.stderr))
 	}

@@ -28,6 +28,8 @@ var (
 		Where: "the root of the schema (name of the TypeScript request map)"}
 	kwTSNotificationMap = schemadoc.Keyword{Name: "x-ts-notification-map", Shape: schemadoc.ShapeString, RootOnly: true,
 		Where: "the root of the schema (name of the TypeScript notification map)"}
+	kwRequestID = schemadoc.Keyword{Name: "x-request-id", Shape: schemadoc.ShapeString, RootOnly: true,
+		Where: "the root of the schema (how SDK senders mint request ids: prefix{counter|uuid-hex|uuid}suffix)"}
 	kwMethod = schemadoc.Keyword{Name: "x-method", Shape: schemadoc.ShapeString,
 		Where: "a $defs entry that is the params (or, named *Response, the result) of a JSON-RPC method (ACP's convention; see METHODS.md)"}
 	kwSide = schemadoc.Keyword{Name: "x-side", Shape: schemadoc.ShapeString,
@@ -36,8 +38,6 @@ var (
 		Where: "the root of the schema (method names starting with it are extension methods: raw params and result, not method.unknown)"}
 	kwRuleSets = schemadoc.Keyword{Name: "x-dshgen-rules", Shape: schemadoc.ShapeStrings, RootOnly: true,
 		Where: "the root of the schema (the stateful rule sets the validator runs, see gen/wire/validate/rulesets)"}
-	kwRequestID = schemadoc.Keyword{Name: "x-request-id", Shape: schemadoc.ShapeString, RootOnly: true,
-		Where: "the root of the schema (how SDK senders mint request ids: prefix{counter|uuid-hex|uuid}suffix)"}
 )
 
 // Keywords returns the extension keywords the IR reads (the overlay

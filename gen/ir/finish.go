@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -349,6 +350,9 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 		schemaJSON = schemaJSON || t.Names[LangTS] == tsJSONValue
 	}
 	for _, n := range r.tsTypes.Sorted() {
+		if slices.Contains(sdkTypes[LangTS], n) {
+			continue // the template's declaration of the SDK type claimed above
+		}
 		if n != tsJSONValue || !schemaJSON {
 			c.claim("types", LangTS, n, r.tsTypes[n], root)
 		}

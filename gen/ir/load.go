@@ -116,6 +116,7 @@ func build(set *schemadoc.Set, path string, lenient bool) (*Model, []Problem, er
 	}
 	typing := len(l.problems)
 	m.Methods = l.methods(at, m)
+	m.SDK = l.sdk(m, at)
 	m.ErrorCodes = l.errorCodes(at)
 	for _, r := range root.Root.Get(kwRuleSets.Name).Items() {
 		m.RuleSets = append(m.RuleSets, r.Str())

@@ -111,7 +111,7 @@ func (l *loader) methods(root loc, m *Model) []*Method {
 // inferredMethod builds the Method of an inferred entry.
 func (l *loader) inferredMethod(e *inferred) *Method {
 	me := &Method{Name: e.name, Kind: e.kind, Direction: e.dir, ParamsOptional: e.paramsOptional,
-		Pointer: l.pointerOf(e.at), Source: e.source}
+		Pointer: l.pointerOf(e.at), Source: e.source, nameBase: e.name}
 	me.Names = Names{goPascal(e.name), upperSnake(e.name), pascal(e.name)}
 	if me.Names[LangGo] == "" {
 		l.problem(e.at, fmt.Sprintf("method name %q has no letter or digit to name its constants after", e.name), "add an x-methods entry for it with \"x-name\" (overlay)")

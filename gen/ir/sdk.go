@@ -185,6 +185,10 @@ func buildSDK(methods []*Method, ids IDStyle) *SDK {
 		sm.Call[LangGo] = goPascal(base)
 		sm.Call[LangPython] = escapeIf(snake(base), r.pyAttrs)
 		sm.Call[LangTS] = lowerFirst(pascal(base)) // a TypeScript member may be a keyword
+		if sm.Call[LangTS] == "constructor" {
+			// a class member of that name is the class's constructor
+			sm.Call[LangTS] += "_"
+		}
 		sm.Handler[LangGo] = "On" + goPascal(base)
 		sm.Handler[LangPython] = "on_" + snake(base)
 		sm.Handler[LangTS] = "on" + pascal(base)

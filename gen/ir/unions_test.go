@@ -65,7 +65,7 @@ const draft = `"$schema": "https://json-schema.org/draft/2020-12/schema"`
 func TestUnionByTriesAndBranchNames(t *testing.T) {
 	base := `{` + draft + `, "$defs": {
 	  "Any": {"type": "object"},
-	  "Server": {"anyOf": [
+	  "McpServer": {"anyOf": [
 	    {"type": "object", "properties": {"type": {"const": "http"}, "url": {"type": "string"}}, "required": ["type", "url"]},
 	    {"title": "stdio", "type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
 	    {"type": "object", "properties": {"blob": {"type": "string"}, "name": {"type": "string"}}, "required": ["blob"]},
@@ -73,17 +73,17 @@ func TestUnionByTriesAndBranchNames(t *testing.T) {
 	    {"$ref": "#/$defs/Any"}
 	    %s
 	  ]}}}`
-	want := "ServerHttp ServerWithBlob ServerStdio ServerArray Any"
+	want := "McpServerHttp McpServerWithBlob McpServerStdio McpServerArray Any"
 	m := mustLoad(t, strings.Replace(base, "%s", "", 1), "")
-	if by, got := variantNames(t, m, "#/$defs/Server"); by != ir.ByTry || got != want {
+	if by, got := variantNames(t, m, "#/$defs/McpServer"); by != ir.ByTry || got != want {
 		t.Fatalf("got %v %s, want by ordered tries %s", by, got, want)
 	}
 	m = mustLoad(t, strings.Replace(base, "%s", `, {"type": "object", "properties": {"id": {"type": "integer"}, "size": {}, "kind": {}}, "required": ["id", "size", "kind"]}`, 1), "")
-	if _, got := variantNames(t, m, "#/$defs/Server"); got != "ServerWithIdSizeKind ServerHttp ServerWithBlob ServerStdio ServerArray Any" {
+	if _, got := variantNames(t, m, "#/$defs/McpServer"); got != "McpServerWithIdSizeKind McpServerHttp McpServerWithBlob McpServerStdio McpServerArray Any" {
 		t.Fatalf("after adding a branch: %s", got)
 	}
-	for _, n := range []string{"ServerWithIdSizeKind"} {
-		if ty := m.TypeByName(n); ty == nil || ty.Names.Of(ir.LangGo) != "ServerWithIDSizeKind" {
+	for _, n := range []string{"McpServerWithIdSizeKind"} {
+		if ty := m.TypeByName(n); ty == nil || ty.Names.Of(ir.LangGo) != "McpServerWithIDSizeKind" {
 			t.Errorf("%s: %+v", n, ty)
 		}
 	}

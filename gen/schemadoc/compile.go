@@ -90,6 +90,9 @@ func (s *Set) newCompiler() *jsonschema.Compiler {
 // checks each file against the meta-schema of the draft it declares. A
 // failure is returned as an *Error locating the offending keyword.
 func (s *Set) MetaValidate() error {
+	if s.Verified() {
+		return nil
+	}
 	if _, err := s.Compile(""); err != nil {
 		return NewError([]Problem{s.libraryProblem(err)})
 	}
@@ -123,4 +126,30 @@ func (s *Set) docByURL(u string) *Doc {
 		}
 	}
 	return s.root
+}
+
+// Verified reports whether every schema document of the load is one of
+// Source.Verified (known to pass meta-validation): MetaValidate is then a
+// no-op, and compiling a schema with the library can wait for its first
+// use.
+func (s *Set) Verified() bool {
+	if len(s.verified) == 0 {
+		return false
+	}
+	for _, d := range s.order {
+		if !s.verified[d.SHA256] {
+			return false
+		}
+	}
+	return true
+}
+
+// ReleaseCompiled drops the validation library's compiled schemas (a
+// later Compile compiles again): for a caller that only needed
+// MetaValidate, such as generation, whose peak memory they would
+// otherwise raise by about a third (gen/emit/BENCH.md).
+func (s *Set) ReleaseCompiled() {
+	s.comp.mu.Lock()
+	s.comp.st = nil
+	s.comp.mu.Unlock()
 }

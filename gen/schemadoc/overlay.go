@@ -74,9 +74,9 @@ func (s *Set) applyOverlay(file string) {
 		s.problems = append(s.problems, Problem{File: file, Msg: "overlay: " + err.Error()})
 		return
 	}
-	left := MaxTotalBytes - s.total
-	if left > MaxFileBytes {
-		left = MaxFileBytes
+	left := maxTotalBytes() - s.total
+	if left > maxFileBytes() {
+		left = maxFileBytes()
 	}
 	raw, err := readFile(abs, left)
 	if err != nil {

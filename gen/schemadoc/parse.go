@@ -29,7 +29,7 @@ func (e *SyntaxError) Error() string { return e.Msg }
 // encoding/json decodes them (invalid UTF-8 and lone surrogates become
 // U+FFFD); numbers keep their literal text.
 func Parse(data []byte) (*Node, error) {
-	budget := MaxNodes
+	budget := maxNodes()
 	return parse(data, &budget)
 }
 
@@ -86,7 +86,7 @@ func (p *parser) space() {
 
 func (p *parser) node(k Kind) (*Node, error) {
 	if *p.budget <= 0 {
-		return nil, p.fail(fmt.Sprintf("more than %d JSON values in the schema files", MaxNodes))
+		return nil, p.fail(fmt.Sprintf("more than %d JSON values in the schema files", maxNodes()))
 	}
 	*p.budget--
 	return &Node{kind: k, offset: int64(p.pos)}, nil

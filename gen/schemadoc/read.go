@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -20,6 +21,25 @@ const (
 	MaxTotalBytes = 32 << 20 // every file of one load together
 	MaxFiles      = 1000     // files one load reads
 )
+
+// LimitScaleEnv names the environment variable that multiplies the caps
+// on bytes and values (MaxFileBytes, MaxTotalBytes, MaxNodes) for one
+// process: for benchmarks on synthetic schemas far larger than any real
+// one (gen/emit/BENCH.md), e.g. DSHGEN_SCHEMA_LIMIT_SCALE=64. Unset, or
+// not an integer above 1: the caps as they are.
+const LimitScaleEnv = "DSHGEN_SCHEMA_LIMIT_SCALE"
+
+var limitScale = func() int64 {
+	n, err := strconv.ParseInt(os.Getenv(LimitScaleEnv), 10, 64)
+	if err != nil || n < 1 || n > 1<<20 {
+		return 1
+	}
+	return n
+}()
+
+func maxFileBytes() int64  { return MaxFileBytes * limitScale }
+func maxTotalBytes() int64 { return MaxTotalBytes * limitScale }
+func maxNodes() int        { return MaxNodes * int(limitScale) }
 
 // readFile reads a schema or overlay file with the guards every input gets:
 // it must be a regular file (a device such as /dev/zero, a FIFO, a socket

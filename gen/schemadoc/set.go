@@ -32,6 +32,11 @@ type Source struct {
 	// AllowRefDirs are directories besides the root schema's own
 	// directory tree that relative $refs may reach.
 	AllowRefDirs []string
+	// Verified lists the lowercase hex sha256 of documents known to pass
+	// meta-validation (the shipped schemas, proven by their package's
+	// test). A load whose every document is listed skips MetaValidate,
+	// and its library compilation can wait until a schema is first used.
+	Verified map[string]bool
 }
 
 // Set is one load: the root schema document, every sibling file its $refs
@@ -48,6 +53,7 @@ type Set struct {
 	total    int64
 	budget   int
 	keywords map[string]Keyword
+	verified map[string]bool
 
 	comp compiled
 }
@@ -58,7 +64,7 @@ type Set struct {
 // keywords the caller reads. Every problem found is returned at once as
 // an *Error. Open does not meta-validate: see MetaValidate.
 func Open(src Source, keywords []Keyword) (*Set, error) {
-	s := &Set{docs: map[string]*Doc{}, failed: map[string]error{}, budget: MaxNodes, keywords: map[string]Keyword{}}
+	s := &Set{docs: map[string]*Doc{}, failed: map[string]error{}, budget: maxNodes(), keywords: map[string]Keyword{}, verified: src.Verified}
 	for _, kw := range keywords {
 		s.keywords[kw.Name] = kw
 	}
@@ -68,7 +74,7 @@ func Open(src Source, keywords []Keyword) (*Set, error) {
 	}
 	raw := src.Bytes
 	if raw == nil {
-		if raw, err = readFile(abs, MaxFileBytes); err != nil {
+		if raw, err = readFile(abs, maxFileBytes()); err != nil {
 			return nil, NewError([]Problem{{File: src.Path, Msg: "cannot read the schema: " + err.Error()}})
 		}
 	}
@@ -256,9 +262,9 @@ func (s *Set) read(abs string) (*Doc, error) {
 	if len(s.docs)+len(s.failed) >= MaxFiles {
 		return nil, fmt.Errorf("more than %d schema files in one load", MaxFiles)
 	}
-	left := MaxTotalBytes - s.total
-	if left > MaxFileBytes {
-		left = MaxFileBytes
+	left := maxTotalBytes() - s.total
+	if left > maxFileBytes() {
+		left = maxFileBytes()
 	}
 	raw, err := readFile(real, left)
 	if err != nil {

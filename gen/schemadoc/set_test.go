@@ -241,3 +241,51 @@ func TestLimits(t *testing.T) {
 		t.Errorf("node budget: %v", err)
 	}
 }
+
+// TestVerifiedSkipsMetaValidation: a load skips meta-validation only when
+// every document's sha256 is listed in Source.Verified.
+func TestVerifiedSkipsMetaValidation(t *testing.T) {
+	dir := write(t, t.TempDir(), map[string]string{
+		"root.json":  `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"A": {"type": 5}, "B": {"$ref": "other.json"}}}`,
+		"other.json": `{"type": "string"}`,
+	})
+	root := filepath.Join(dir, "root.json")
+	open := func(verified map[string]bool) *Set {
+		s, err := Open(Source{Path: root, Verified: verified}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := open(nil)
+	if s.Verified() || s.MetaValidate() == nil {
+		t.Fatal("a schema with \"type\": 5 passed meta-validation")
+	}
+	sums := map[string]bool{}
+	for _, d := range s.Docs() {
+		sums[d.SHA256] = true
+	}
+	if s := open(sums); !s.Verified() || s.MetaValidate() != nil {
+		t.Error("every document verified: meta-validation was not skipped")
+	}
+	delete(sums, s.Docs()[1].SHA256)
+	if s := open(sums); s.Verified() || s.MetaValidate() == nil {
+		t.Error("a document not verified: meta-validation was skipped")
+	}
+}
+
+// TestLimitScale: DSHGEN_SCHEMA_LIMIT_SCALE (read once at start, here set
+// directly) lifts the per-file cap; without it the same file is refused.
+func TestLimitScale(t *testing.T) {
+	big := `{"$defs": {"A": {"description": "` + strings.Repeat("x", MaxFileBytes) + `"}}}`
+	dir := write(t, t.TempDir(), map[string]string{"big.json": big})
+	path := filepath.Join(dir, "big.json")
+	if _, err := Open(Source{Path: path}, nil); err == nil {
+		t.Fatal("a file over MaxFileBytes was read")
+	}
+	defer func(n int64) { limitScale = n }(limitScale)
+	limitScale = 2
+	if _, err := Open(Source{Path: path}, nil); err != nil {
+		t.Fatalf("with the caps doubled: %v", err)
+	}
+}

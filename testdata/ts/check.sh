@@ -7,8 +7,10 @@
 #   2. compiles the usage example, the compatibility test against the
 #      published @deepseek-ai/dsh-sdk-protocol types (compat/, COMPAT.md) and
 #      the node test with the same options: 0 errors;
-#   3. runs the node test over the shared fixture corpus (node --test) and
-#      prints its summary;
+#   3. installs the real npm runtime (../shared/real-runtime/install.sh) and
+#      runs the node tests (node --test): the shared fixture corpus, the
+#      transport/client/server rules, and the generated client against the
+#      real runtime beside the published client; prints the summary;
 #   4. runs the golden driver's TypeScript checks (gen/emit): the output for
 #      every case of testdata/cases and for the shipped schema compiled with tsc
 #      (they skip when TypeScript is not installed, as before npm ci on a fresh
@@ -47,10 +49,10 @@ tsc=(node "$here/node_modules/typescript/bin/tsc")
 failed=()
 
 step "tsc -p out/ts --noEmit"
-"${tsc[@]}" -p "$repo/out/ts/tsconfig.json" --noEmit || failed+=("tsc out/ts")
+"${tsc[@]}" -p "$repo/out/ts/tsconfig.json" --noEmit --typeRoots "$here/node_modules/@types" || failed+=("tsc out/ts")
 
 step "tsc -p out/0.2.1/ts --noEmit (revision 0.2.1, schema/README.md)"
-"${tsc[@]}" -p "$repo/out/0.2.1/ts/tsconfig.json" --noEmit || failed+=("tsc out/0.2.1/ts")
+"${tsc[@]}" -p "$repo/out/0.2.1/ts/tsconfig.json" --noEmit --typeRoots "$here/node_modules/@types" || failed+=("tsc out/0.2.1/ts")
 
 if [ -n "${DSHGEN_CI_RUNS_GO_TESTS:-}" ]; then
   step "go test ./gen/emit -run TestGoldenTS: in the go tests stage of .ci/run (same tests, DSHGEN_REQUIRE_TSC=1)"
@@ -72,7 +74,17 @@ done
 step "tsc -p testdata/ts (usage example, node test)"
 rm -rf "$here/dist"
 if "${tsc[@]}" -p "$here/tsconfig.json"; then
-  step "node --test (shared fixture corpus round trip)"
+  step "real runtime install (../shared/real-runtime/install.sh; DSHREAL_DIR=${DSHREAL_DIR:-/tmp/dshreal})"
+  install_log="$(mktemp)"
+  if real_env="$("$DSHGEN_SHARED/real-runtime/install.sh" 2>"$install_log")"; then
+    eval "$real_env"
+    export DSH_NODE DSH_RT_DIR
+  else
+    cat "$install_log" >&2
+    failed+=("real runtime install")
+  fi
+  rm -f "$install_log"
+  step "node --test (fixture corpus round trip; transport, client and server; the real runtime against the published client)"
   out="$(mktemp)"
   trap 'rm -f "$out"' EXIT
   status=0

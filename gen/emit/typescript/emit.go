@@ -50,9 +50,12 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 		{"ts/README.md", "README.md.tmpl"},
 		{"ts/package.json", "package.json.tmpl"},
 		{"ts/tsconfig.json", "tsconfig.json.tmpl"},
+		{"ts/src/client.ts", "client.ts.tmpl"},
 		{"ts/src/index.ts", "index.ts.tmpl"},
 		{"ts/src/methods.ts", "methods.ts.tmpl"},
 		{"ts/src/runtime.ts", "runtime.ts.tmpl"},
+		{"ts/src/server.ts", "server.ts.tmpl"},
+		{"ts/src/transport.ts", "transport.ts.tmpl"},
 		{"ts/src/types.ts", "types.ts.tmpl"},
 	}
 	var files []ir.File
@@ -115,6 +118,20 @@ type view struct {
 	Notifications   []*methodView
 	Methods         []*methodView
 	OptionalParams  []string // TS string literals of methods whose params may be absent
+
+	// IDs is how request ids are minted (Model.SDK.IDs); IDExpr is the
+	// TypeScript expression minting one and IDUUID whether it calls
+	// randomUUID.
+	IDs    ir.IDStyle
+	IDExpr string
+	IDUUID bool
+	IDDoc  []string
+	// Client and Server are the two sides' views of the methods.
+	Client, Server *sideView
+
+	// ExampleCall and ExampleHandle are the client's first call and first
+	// notification handler (README).
+	ExampleCall, ExampleHandle *sdkMethodView
 
 	// Examples for the README: the first notification, the tagged union
 	// with the most variants (open ones first), the first object type.
@@ -179,6 +196,15 @@ type methodView struct {
 	Params    string // TS type of params ("T.X" style not used: plain names)
 	Result    string
 	Optional  bool
+	// ResultShape is the top-level shape of the result type (requests).
+	ResultShape *shapeView
+}
+
+// shapeView prints the JSON types of a value and of its required members
+// as TypeScript array literals.
+type shapeView struct {
+	Type     string // e.g. ["object"]; [] for any JSON
+	Required string // e.g. [["serverInfo", ["object"]]]
 }
 
 func (e *emitter) build() (*view, error) {
@@ -246,6 +272,7 @@ func (e *emitter) build() (*view, error) {
 		}
 		if me.Result != nil {
 			mv.Result = me.Result.Names.Of(ir.LangTS)
+			mv.ResultShape = e.shape(me.Result)
 		}
 		if me.ParamsOptional {
 			v.OptionalParams = append(v.OptionalParams, mv.Wire)
@@ -260,7 +287,99 @@ func (e *emitter) build() (*view, error) {
 			}
 		}
 	}
+	if sdk := m.SDK; sdk != nil {
+		v.IDs = sdk.IDs
+		v.IDExpr, v.IDUUID = idExpr(sdk.IDs)
+		v.IDDoc = docComment(fmt.Sprintf("Returns a function minting the ids of one connection's outgoing requests in the "+
+			"protocol's id style, `%s`, from %s.", sdk.IDs, sdk.IDs.Source), 0)
+		v.Client, v.Server = e.side(sdk.Client), e.side(sdk.Server)
+		if len(v.Client.Calls) > 0 {
+			v.ExampleCall = v.Client.Calls[0]
+		}
+		if len(v.Client.Handles) > 0 {
+			v.ExampleHandle = v.Client.Handles[0]
+		}
+	} else {
+		v.Client, v.Server = &sideView{}, &sideView{}
+		v.IDExpr = "nextId++"
+		v.IDDoc = docComment("Returns a function minting the ids of one connection's outgoing requests: 1, 2, 3, ...", 0)
+	}
 	return v, nil
+}
+
+// sideView is one side's methods, as the client and server templates print
+// them.
+type sideView struct {
+	Calls, Notifies, Serves, Handles []*sdkMethodView
+}
+
+type sdkMethodView struct {
+	Doc      []string
+	Wire     string // TS string literal of the wire name
+	Call     string
+	Handler  string
+	Params   string
+	Result   string
+	Optional bool
+}
+
+func (e *emitter) side(s *ir.Side) *sideView {
+	list := func(ms []*ir.SDKMethod, what string) []*sdkMethodView {
+		var out []*sdkMethodView
+		for _, sm := range ms {
+			mv := &sdkMethodView{
+				Doc:      docComment(joinDoc(methodDoc(sm.Method), what), 2),
+				Wire:     tsString(sm.Name),
+				Call:     sm.Call.Of(ir.LangTS),
+				Handler:  sm.Handler.Of(ir.LangTS),
+				Optional: sm.ParamsOptional,
+			}
+			if sm.Params != nil {
+				mv.Params = sm.Params.Names.Of(ir.LangTS)
+			}
+			if sm.Result != nil {
+				mv.Result = sm.Result.Names.Of(ir.LangTS)
+			}
+			out = append(out, mv)
+		}
+		return out
+	}
+	if s.Role == "client" {
+		return &sideView{
+			Calls:    list(s.Calls, "Sends the request and resolves with its result; rejects with a ResponseError for an error response."),
+			Notifies: list(s.Notifies, "Sends the notification."),
+			Serves: list(s.Serves, "Sets the handler of the server's requests of this method (replacing any earlier one): "+
+				"it returns the result or a promise of it; a thrown ResponseError is answered with its code, any other error with -32603."),
+			Handles: list(s.Handles, "Adds a handler of this notification; returns the function that removes it."),
+		}
+	}
+	return &sideView{
+		Calls:    list(s.Calls, "Sends the request to the client and resolves with its result; rejects with a ResponseError for an error response."),
+		Notifies: list(s.Notifies, "Sends the notification to the client."),
+		Serves:   list(s.Serves, ""),
+		Handles:  list(s.Handles, ""),
+	}
+}
+
+// idExpr prints the expression minting one request id of style s (a
+// counter reads the transport module's nextId), and whether it calls
+// randomUUID.
+func idExpr(s ir.IDStyle) (string, bool) {
+	if s.Numeric() {
+		return "nextId++", false
+	}
+	var part string
+	uuid := false
+	switch s.Mint {
+	case ir.IDUUIDHex:
+		part, uuid = `${randomUUID().replaceAll("-", "")}`, true
+	case ir.IDUUID:
+		part, uuid = `${randomUUID()}`, true
+	default:
+		part = `${nextId++}`
+	}
+	esc := strings.NewReplacer("`", "\\`", "$", "\\$").Replace
+	return "`" + esc(s.Prefix) + part + esc(s.Suffix) + "`", uuid
 }
 
 func methodDoc(me *ir.Method) string {
@@ -591,4 +710,66 @@ var funcs = template.FuncMap{
 		return "[\n" + indent + "  " + strings.Join(items, ",\n"+indent+"  ") + ",\n" + indent + "]"
 	},
 	"last": func(i, n int) bool { return i == n-1 },
+}
+
+// shape prints the top-level shape of a named type: its JSON types and, for
+// an object, the JSON types of its required members.
+func (e *emitter) shape(t *ir.Type) *shapeView {
+	sv := &shapeView{Type: typeList(jsonTypesOf(&ir.TypeRef{Kind: ir.RefNamed, Named: t})), Required: "[]"}
+	if t.Kind != ir.KindObject {
+		return sv
+	}
+	var req []string
+	for _, f := range t.Fields {
+		if f.Required {
+			req = append(req, "["+tsString(f.Wire)+", "+typeList(jsonTypesOf(&f.Type))+"]")
+		}
+	}
+	if len(req) > 0 {
+		sv.Required = "[" + strings.Join(req, ", ") + "]"
+	}
+	return sv
+}
+
+// jsonTypesOf returns the JSON types a value of r may have; nil for any.
+func jsonTypesOf(r *ir.TypeRef) []string {
+	var out []string
+	switch r.Kind {
+	case ir.RefString:
+		out = []string{"string"}
+	case ir.RefInteger, ir.RefNumber:
+		out = []string{"number"}
+	case ir.RefBoolean:
+		out = []string{"boolean"}
+	case ir.RefArray:
+		out = []string{"array"}
+	case ir.RefMap:
+		out = []string{"object"}
+	case ir.RefNull:
+		return []string{"null"}
+	case ir.RefNamed:
+		switch t := r.Named; t.Kind {
+		case ir.KindObject, ir.KindUnknown:
+			out = []string{"object"}
+		case ir.KindEnum:
+			out = []string{"string"}
+		case ir.KindAlias:
+			out = jsonTypesOf(t.Alias)
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	if r.Nullable {
+		out = append(out, "null")
+	}
+	return out
+}
+
+func typeList(types []string) string {
+	lits := make([]string, len(types))
+	for i, t := range types {
+		lits[i] = tsString(t)
+	}
+	return "[" + strings.Join(lits, ", ") + "]"
 }

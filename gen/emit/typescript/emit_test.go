@@ -63,7 +63,7 @@ func TestLayout(t *testing.T) {
 			t.Errorf("%s is %d bytes (over 1 MiB)", f.Path, len(f.Data))
 		}
 	}
-	want := "ts/README.md ts/package.json ts/src/index.ts ts/src/methods.ts ts/src/runtime.ts ts/src/types.ts ts/tsconfig.json"
+	want := "ts/README.md ts/package.json ts/src/client.ts ts/src/index.ts ts/src/methods.ts ts/src/runtime.ts ts/src/server.ts ts/src/transport.ts ts/src/types.ts ts/tsconfig.json"
 	if got := strings.Join(paths, " "); got != want {
 		t.Errorf("files = %s, want %s", got, want)
 	}

@@ -48,8 +48,13 @@ func TestPackagePinsRepoTypeScript(t *testing.T) {
 		if got := p.DevDependencies["typescript"]; got != want {
 			t.Errorf("generated package.json pins typescript %q; testdata/ts/package.json pins %q (templates/ts/package.json.tmpl)", got, want)
 		}
-		if len(p.DevDependencies) != 1 || len(p.Dependencies) != 0 {
-			t.Errorf("generated package.json depends on more than typescript: %v %v", p.Dependencies, p.DevDependencies)
+		// @types/node: the transport and client import node:stream and
+		// node:child_process; pinned as testdata/ts pins it.
+		if got, want := p.DevDependencies["@types/node"], readPackageJSON(t, b).DevDependencies["@types/node"]; got != want {
+			t.Errorf("generated package.json pins @types/node %q; testdata/ts/package.json pins %q", got, want)
+		}
+		if len(p.DevDependencies) != 2 || len(p.Dependencies) != 0 {
+			t.Errorf("generated package.json depends on more than typescript and @types/node: %v %v", p.Dependencies, p.DevDependencies)
 		}
 		if !strings.Contains(p.Scripts["build"], "tsc") {
 			t.Errorf("no build script running tsc: %v", p.Scripts)

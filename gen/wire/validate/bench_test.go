@@ -55,12 +55,18 @@ func TestBenchCorpusClean(t *testing.T) {
 	}
 }
 
+// benchWorkers is $DSHGEN_BENCH_WORKERS (default 0: GOMAXPROCS).
+func benchWorkers() int {
+	n, _ := strconv.Atoi(os.Getenv("DSHGEN_BENCH_WORKERS"))
+	return n
+}
+
 func benchValidate(b *testing.B, v *Validator) {
 	data, n := benchCorpus(b)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := v.ValidateReader(bytes.NewReader(data), Input{Name: "corpus"})
+		res, err := v.ValidateReader(bytes.NewReader(data), Input{Name: "corpus", Workers: benchWorkers()})
 		if err != nil || len(res.Findings) != 0 {
 			b.Fatalf("%v, %d findings", err, len(res.Findings))
 		}
@@ -71,6 +77,14 @@ func benchValidate(b *testing.B, v *Validator) {
 // BenchmarkValidate is the whole validator (framing, envelope, fast check,
 // walker for unknown tags, state rules) over real frames.
 func BenchmarkValidate(b *testing.B) { benchValidate(b, shipped(b, Options{})) }
+
+// BenchmarkValidateNoPlan is BenchmarkValidate with the byte plan off:
+// every frame decoded in full, checked by the fast check on Go values.
+func BenchmarkValidateNoPlan(b *testing.B) {
+	v := shipped(b, Options{})
+	v.noPlan = true
+	benchValidate(b, v)
+}
 
 // BenchmarkValidateLibraryOnly is the same with the fast check off: every
 // value goes through santhosh-tekuri/jsonschema/v5.

@@ -34,6 +34,12 @@ type decoder struct {
 	data   []byte
 	i      int
 	intern map[string]string
+	// utf8ok: data is known to be valid UTF-8 (no per-string check).
+	utf8ok bool
+	// rawTop: the top-level object's params and result are kept as
+	// rawJSON (project.go).
+	rawTop bool
+	buf    []byte // scratch for strings with escapes
 }
 
 // maxIntern is the longest string looked up in the intern table.
@@ -107,8 +113,16 @@ func (d *decoder) object(depth int) (any, bool) {
 		}
 		d.i++
 		d.ws()
-		v, ok := d.value(depth + 1)
-		if !ok {
+		var v any
+		if ks := k.(string); depth == 0 && d.rawTop && (ks == "params" || ks == "result") {
+			// Found, not checked: the byte plan or the decoder checks
+			// the syntax (see Stream.prep).
+			start := d.i
+			if d.i = skipTrust(d.data, d.i); d.i < 0 {
+				return nil, false
+			}
+			v = rawJSON(d.data[start:d.i:d.i])
+		} else if v, ok = d.value(depth + 1); !ok {
 			return nil, false
 		}
 		m[k.(string)] = v
@@ -213,7 +227,7 @@ func (d *decoder) str() (any, bool) {
 					return is, true
 				}
 			}
-			if utf8.Valid(s) {
+			if d.utf8ok || utf8.Valid(s) {
 				return string(s), true
 			}
 			return string([]rune(string(s))), true // invalid bytes → U+FFFD
@@ -226,13 +240,18 @@ func (d *decoder) str() (any, bool) {
 		}
 		d.i++
 	}
-	buf := append([]byte(nil), d.data[start:d.i]...)
+	buf := append(d.buf[:0], d.data[start:d.i]...)
+	defer func() {
+		if cap(buf) <= 64<<10 {
+			d.buf = buf
+		}
+	}()
 	for d.i < len(d.data) {
 		c := d.data[d.i]
 		switch {
 		case c == '"':
 			d.i++
-			if utf8.Valid(buf) {
+			if d.utf8ok || utf8.Valid(buf) {
 				return string(buf), true
 			}
 			return string([]rune(string(buf))), true

@@ -80,6 +80,9 @@ type fnode struct {
 	tag      string
 	byTag    map[string]int
 	fallback int
+
+	// Set by prepare, for the byte plan (scan.go).
+	refOnly, objKw, arrKw bool
 }
 
 // annotation keywords the fast check ignores (they assert nothing, or the
@@ -108,6 +111,9 @@ func (v *Validator) compileFast() map[string]*fnode {
 	out := map[string]*fnode{}
 	for _, t := range v.model.Types {
 		out[t.Pointer] = fc.at(t.Pointer)
+	}
+	for _, n := range fc.nodes {
+		n.prepare()
 	}
 	return out
 }
@@ -610,10 +616,15 @@ func (n *fnode) checkOneOf(v any, depth int, fb *int) verdict {
 		}
 		return n.oneOf[i].check(v, depth+1, fb)
 	}
+	return oneOfVerdict(n.oneOf, func(b *fnode) verdict { return b.check(v, depth+1, fb) })
+}
+
+// oneOfVerdict is oneOf over the verdicts try gives for each branch.
+func oneOfVerdict(branches []*fnode, try func(*fnode) verdict) verdict {
 	matched := 0
 	unsure := false
-	for _, b := range n.oneOf {
-		switch b.check(v, depth+1, fb) {
+	for _, b := range branches {
+		switch try(b) {
 		case accept:
 			matched++
 		case unknown:
@@ -638,9 +649,14 @@ func (n *fnode) checkAnyOf(v any, depth int, fb *int) verdict {
 		}
 		return n.anyOf[i].check(v, depth+1, fb)
 	}
+	return anyOfVerdict(n.anyOf, func(b *fnode) verdict { return b.check(v, depth+1, fb) })
+}
+
+// anyOfVerdict is anyOf over the verdicts try gives for each branch.
+func anyOfVerdict(branches []*fnode, try func(*fnode) verdict) verdict {
 	unsure := false
-	for _, b := range n.anyOf {
-		switch b.check(v, depth+1, fb) {
+	for _, b := range branches {
+		switch try(b) {
 		case accept:
 			return accept
 		case unknown:

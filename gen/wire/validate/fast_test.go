@@ -1,9 +1,6 @@
 package validate
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -14,25 +11,7 @@ import (
 // every method's result type, errors against JsonRpcError.
 func TestFastAgreesWithLibrary(t *testing.T) {
 	v := shipped(t, Options{})
-	var corpus [][]byte
-	for _, sc := range []string{"text-turn", "bash-tool", "subagent", "parallel-sessions", "stdin-eof-idle", "unknown-method", "invalid-max-tokens", "malformed-lines"} {
-		recs := loadCapture(t, sc)
-		for _, r := range recs {
-			corpus = append(corpus, r.payload)
-		}
-		for _, mu := range mutations {
-			for i := range recs {
-				if m, line := mu.apply(recs, i); line > 0 && line <= len(m) {
-					corpus = append(corpus, m[line-1].payload)
-				}
-			}
-		}
-	}
-	snaps, _ := filepath.Glob(filepath.Join(sharedDir(t), "fixtures", "upstream-snapshots", "*", "notifications.expected.jsonl"))
-	for _, p := range snaps {
-		data, _ := os.ReadFile(p)
-		corpus = append(corpus, bytes.Split(data, []byte("\n"))...)
-	}
+	corpus := planCorpus(t)
 	var checked, unknowns, rejects int
 	compare := func(ptr string, val any) {
 		n := v.fast[ptr]

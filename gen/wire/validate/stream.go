@@ -253,9 +253,15 @@ type prepared struct {
 	crlf  bool
 	kind  frameKind
 	obj   map[string]any
-	name  string
-	idv   any
-	m     *ir.Method
+	// params: what the rule sets read of the params (project.go).
+	params map[string]any
+	// paramsOK: params kept as bytes were read by the plan or decoded
+	// (they are JSON); redo: they or the result are not, and the frame
+	// is prepared again, decoded in full.
+	paramsOK, redo bool
+	name           string
+	idv            any
+	m              *ir.Method
 	// badID: the frame has an id member that is not an id (its
 	// envelope.id finding says so; it is not also a kind error).
 	badID bool
@@ -266,7 +272,19 @@ type prepared struct {
 
 // prep runs the frame-local checks. It only reads the Stream's
 // configuration and the Validator, so it is safe to call concurrently.
-func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
+func (s *Stream) prep(dir ir.Direction, l *frame.Line) *prepared {
+	p := s.prepWith(dir, l, !s.v.noPlan)
+	if p.redo {
+		// The frame's params or result are not JSON: decoded in full,
+		// for the decoder's message about the frame.
+		p = s.prepWith(dir, l, false)
+	}
+	return p
+}
+
+// prepWith is prep, with the byte plan (params and result kept as bytes)
+// or without.
+func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepared) {
 	p = &prepared{line: *l}
 	p.c = frameCtx{s: s, line: &p.line, dir: dir}
 	c := &p.c
@@ -299,7 +317,8 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
 		c.add(RuleFrameTooLarge, "", "", fmt.Sprintf("frame of %s exceeds the limit of %s (--max-frame-bytes); frame skipped", Count(int(l.Size), "byte"), Count(int(s.maxFrame()), "byte")))
 		return p
 	}
-	if !utf8.Valid(data) {
+	utf8ok := utf8.Valid(data)
+	if !utf8ok {
 		col := 0
 		for i := 0; i < len(data); {
 			r, n := utf8.DecodeRune(data[i:])
@@ -311,10 +330,19 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
 		}
 		c.add(RuleFrameUTF8, "", "", fmt.Sprintf("frame is not valid UTF-8 (first bad byte at column %d); checked with U+FFFD in its place", col))
 	}
-	val, err := decodeJSONIntern(data, s.v.intern)
-	if err != nil {
-		c.add(RuleFrameJSON, "", "", "not JSON: "+err.Error()+" (receivers drop the line)")
-		return p
+	var val any
+	if s.valueType == nil && !s.v.opts.Snapshot && utf8ok && plan {
+		// The common case: params and result stay bytes (project.go).
+		if obj, ok := decodeEnvelope(data, s.v.intern); ok {
+			val = obj
+		}
+	}
+	if val == nil {
+		var err error
+		if val, err = decodeJSONIntern(data, s.v.intern); err != nil {
+			c.add(RuleFrameJSON, "", "", "not JSON: "+err.Error()+" (receivers drop the line)")
+			return p
+		}
 	}
 	if s.valueType != nil {
 		c.out = append(c.out, c.issues(RuleValue, "", s.v.checkValue(s.valueSchema, s.valueType, val))...)
@@ -327,6 +355,35 @@ func (s *Stream) prep(dir ir.Direction, l *frame.Line) (p *prepared) {
 	}
 	p.obj = obj
 	s.envelope(p)
+	if p.redo {
+		return p
+	}
+	// Members kept as bytes were found, not checked (decodeEnvelope):
+	// what the plan or the decoder did not read is checked here.
+	if raw, ok := obj["params"].(rawJSON); ok && !p.paramsOK && skip(raw, 0, 1) != len(raw) {
+		p.redo = true
+		return p
+	}
+	if raw, ok := obj["result"].(rawJSON); ok && skip(raw, 0, 1) != len(raw) {
+		p.redo = true
+		return p
+	}
+	if p.kind == kindRequest || p.kind == kindNotification {
+		_, cancel := cancelNotifications[p.name]
+		switch x := obj["params"].(type) {
+		case rawJSON:
+			if cancel {
+				// The pairing reads the cancelled request's id.
+				if val, ok := fastDecode(x); ok {
+					p.params, _ = val.(map[string]any)
+				}
+			} else if len(s.rs) > 0 {
+				p.params = s.v.paramsFor(p.name, x)
+			}
+		case map[string]any:
+			p.params = x
+		}
+	}
 	return p
 }
 
@@ -501,8 +558,9 @@ func (s *Stream) checkID(c *frameCtx, idv any) {
 	name := "a JSON-RPC 2.0 id"
 	if v.idType != nil {
 		name = "a valid " + v.idType.Name
-		if ok && !v.fastAccepts(v.idType, idv) && len(v.libraryIssues(v.idSchema, idv)) > 0 {
-			ok = false
+		if ok && !v.fastAccepts(v.idType, idv) {
+			sch, err := v.schemaAt(v.idType.Pointer)
+			ok = err == nil && len(v.libraryIssues(sch, idv)) == 0
 		}
 	}
 	if !ok {
@@ -563,6 +621,16 @@ func (s *Stream) method(p *prepared, isRequest bool) {
 		// (A request whose id is not an id has its envelope.id finding.)
 		c.add(RuleMethodKind, "", "", fmt.Sprintf("%q is a request but was sent as a notification (without an id)", name))
 	}
+	if raw, ok := p.obj["params"].(rawJSON); ok {
+		is, ok := s.v.checkRaw(m.Params, raw)
+		if !ok {
+			p.redo = true
+			return
+		}
+		p.paramsOK = true
+		p.held = append(p.held, c.issues(RuleParams, "/params", is)...)
+		return
+	}
 	p.held = append(p.held, s.params(c, p.obj, m)...)
 }
 
@@ -578,11 +646,7 @@ func (s *Stream) params(c *frameCtx, obj map[string]any, m *ir.Method) []Finding
 		}
 		return []Finding{c.finding(RuleParams, "", "/params", m.Params.Pointer, "", fmt.Sprintf("params missing (required by %s: %s)", m.Name, m.Params.Name))}
 	}
-	sch, err := s.v.schemaAt(m.Params.Pointer)
-	if err != nil {
-		return []Finding{c.finding(RuleParams, "", "/params", m.Params.Pointer, "", err.Error())}
-	}
-	return c.issues(RuleParams, "/params", s.v.checkValue(sch, m.Params, p))
+	return c.issues(RuleParams, "/params", s.v.checkValue(nil, m.Params, p))
 }
 
 func hasErrors(fs []Finding) bool {
@@ -596,8 +660,7 @@ func hasErrors(fs []Finding) bool {
 
 func (s *Stream) request(p *prepared) {
 	c, name, held := &p.c, p.name, p.held
-	params, _ := p.obj["params"].(map[string]any)
-	f := &rsFrame{c: c, s: s, params: params}
+	f := &rsFrame{c: c, s: s, params: p.params}
 	var key string
 	switch {
 	case !s.cfg.Both:
@@ -664,7 +727,7 @@ var cancelNotifications = map[string]string{
 func (s *Stream) notification(p *prepared) {
 	c := &p.c
 	c.out = append(c.out, p.held...)
-	params, _ := p.obj["params"].(map[string]any)
+	params := p.params
 	if member, ok := cancelNotifications[p.name]; ok && params != nil {
 		if id, ok := params[member]; ok {
 			// The requester cancels its request; MCP 2026-07-28 also lets
@@ -733,13 +796,15 @@ func (s *Stream) responseShape(p *prepared) {
 	}
 	if hasErr {
 		var is []issue
-		if v.errSchema != nil {
-			is = v.checkValue(v.errSchema, v.errType, errv)
+		if v.errType != nil {
+			is = v.checkValue(nil, v.errType, errv)
 		}
 		if e, ok := errv.(map[string]any); ok {
 			if n, ok := e["code"].(json.Number); ok {
-				if sch := v.errorCodes[n.String()]; sch != nil {
-					is = append(is, v.checkValue(sch, nil, errv)...)
+				if ptr := v.errorCodes[n.String()]; ptr != "" {
+					if sch, err := v.schemaAt(ptr); err == nil {
+						is = append(is, v.checkValue(sch, nil, errv)...)
+					}
 				}
 			}
 		}
@@ -849,20 +914,25 @@ func (s *Stream) response(p *prepared) {
 		c.dir = opposite(req.dir)
 	}
 	if !hasErr && hasRes && req.m != nil && req.m.Result != nil {
-		if sch, err := v.schemaAt(req.m.Result.Pointer); err == nil {
-			found := v.checkValue(sch, req.m.Result, res)
-			// A result matching one of the method's alternatives (a task
-			// created for a task-augmented request) is as good.
-			for _, alt := range req.m.ResultAlternatives {
-				if len(found) == 0 {
-					break
-				}
-				if as, err := v.schemaAt(alt.Pointer); err == nil && len(v.checkValue(as, alt, res)) == 0 {
-					found = nil
-				}
+		check := func(t *ir.Type) []issue {
+			if raw, ok := res.(rawJSON); ok {
+				is, _ := v.checkRaw(t, raw) // JSON: checked in prep
+				return is
 			}
-			c.out = append(c.out, c.issues(RuleResult, "/result", found)...)
+			return v.checkValue(nil, t, res)
 		}
+		found := check(req.m.Result)
+		// A result matching one of the method's alternatives (a task
+		// created for a task-augmented request) is as good.
+		for _, alt := range req.m.ResultAlternatives {
+			if len(found) == 0 {
+				break
+			}
+			if len(check(alt)) == 0 {
+				found = nil
+			}
+		}
+		c.out = append(c.out, c.issues(RuleResult, "/result", found)...)
 	}
 	code := ""
 	if e, ok := errv.(map[string]any); ok {

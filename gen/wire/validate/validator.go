@@ -61,14 +61,12 @@ type Validator struct {
 	// walker that reports unknown tags only descends into those).
 	openReach map[*ir.Type]bool
 
-	idSchema  *jsonschema.Schema // JsonRpcId, if the schema has it
-	idType    *ir.Type
-	errSchema *jsonschema.Schema // JsonRpcError, if the schema has it
-	errType   *ir.Type
+	idType  *ir.Type // JsonRpcId, if the schema has it
+	errType *ir.Type // JsonRpcError, if the schema has it
 
 	// errorCodes are the compiled error object schemas of the codes the
 	// schema types (ir.Model.ErrorCodes), by the code's JSON text.
-	errorCodes map[string]*jsonschema.Schema
+	errorCodes map[string]string // schema pointers by code
 
 	methods     map[string]*ir.Method
 	methodNames string // sorted, for messages
@@ -84,6 +82,13 @@ type Validator struct {
 	// openDispatched: the fast check dispatches every open union by its tag
 	// (and so counts the fallbacks it takes).
 	openDispatched bool
+	// reads is what the rule sets read of each method's params (nil:
+	// nothing); readAll: a set reads every method's whole params
+	// (project.go).
+	reads   map[string]*proj
+	readAll bool
+	// noPlan turns the byte plan off (benchmarks compare).
+	noPlan bool
 	// intern holds the schema's member names and string literals, reused
 	// by the decoder instead of allocating each occurrence.
 	intern map[string]string
@@ -111,13 +116,19 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 		}
 	}
 	v.openReach = openReach(model)
+	// A schema whose every file is a verified shipped one (it compiles:
+	// gen/schemadoc Source.Verified) is compiled by the library on first
+	// use, for the first value the fast check does not accept; any other
+	// is compiled here, so that a schema the library refuses is an error
+	// before the first frame.
+	lazy := model.Source().Verified()
 	var names []string
 	v.methods = map[string]*ir.Method{}
 	for _, m := range model.Methods {
 		names = append(names, m.Name)
 		v.methods[m.Name] = m
 		for _, t := range append([]*ir.Type{m.Params, m.Result}, m.ResultAlternatives...) {
-			if t == nil {
+			if t == nil || lazy {
 				continue
 			}
 			if _, err := v.schemaAt(t.Pointer); err != nil {
@@ -127,27 +138,24 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 	}
 	sort.Strings(names)
 	v.methodNames = strings.Join(names, ", ")
-	if t := model.TypeByName("JsonRpcId"); t != nil {
-		s, err := v.schemaAt(t.Pointer)
-		if err != nil {
+	v.idType = model.TypeByName("JsonRpcId")
+	v.errType = model.TypeByName("JsonRpcError")
+	for _, t := range []*ir.Type{v.idType, v.errType} {
+		if t == nil || lazy {
+			continue
+		}
+		if _, err := v.schemaAt(t.Pointer); err != nil {
 			return nil, err
 		}
-		v.idSchema, v.idType = s, t
 	}
-	if t := model.TypeByName("JsonRpcError"); t != nil {
-		s, err := v.schemaAt(t.Pointer)
-		if err != nil {
-			return nil, err
-		}
-		v.errSchema, v.errType = s, t
-	}
-	v.errorCodes = map[string]*jsonschema.Schema{}
+	v.errorCodes = map[string]string{}
 	for _, ec := range model.ErrorCodes {
-		s, err := v.schemaAt(ec.Pointer)
-		if err != nil {
-			return nil, err
+		if !lazy {
+			if _, err := v.schemaAt(ec.Pointer); err != nil {
+				return nil, err
+			}
 		}
-		v.errorCodes[fmt.Sprint(ec.Code)] = s
+		v.errorCodes[fmt.Sprint(ec.Code)] = ec.Pointer
 	}
 	if err := v.compileRuleSets(); err != nil {
 		return nil, err
@@ -162,6 +170,7 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 		}
 	}
 	v.intern = internTable(model)
+	v.compileReads()
 	return v, nil
 }
 
@@ -211,7 +220,9 @@ type issue struct {
 
 // checkValue validates val (a decoded JSON value, numbers as json.Number)
 // against s, whose IR type is t (may be nil), and returns the issues: the
-// pruned library errors plus the unknown tags of open unions.
+// pruned library errors plus the unknown tags of open unions. A nil s is
+// compiled from t when the library is needed (the fast check did not
+// accept val).
 func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issue {
 	var out []issue
 	fv := unknown
@@ -237,6 +248,14 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issu
 		} else {
 			out = append(out, issue{sev: Warning, msg: fmt.Sprintf("not checked against %s: it nests more than %d levels deep", name, MaxReportDepth)})
 		}
+	} else if s == nil && t == nil {
+		out = append(out, issue{msg: "validate: no schema to check against"})
+	} else if s == nil {
+		if sch, err := v.schemaAt(t.Pointer); err != nil {
+			out = append(out, issue{msg: err.Error()})
+		} else {
+			out = append(out, v.libraryIssues(sch, val)...)
+		}
 	} else {
 		out = append(out, v.libraryIssues(s, val)...)
 	}
@@ -251,6 +270,27 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issu
 		out = v.dropPlaceholders(out, val)
 	}
 	return group(out)
+}
+
+// checkRaw is checkValue for a value still in its bytes: when the byte
+// plan accepts it (and took no fallback branch that the walker would
+// report), there is nothing to report and nothing is decoded; anything
+// else is decoded and checked by checkValue. ok is false when raw is not
+// JSON.
+func (v *Validator) checkRaw(t *ir.Type, raw rawJSON) (is []issue, ok bool) {
+	if t != nil && !v.opts.Snapshot {
+		if n := v.fast[t.Pointer]; n != nil {
+			fb := 0
+			if n.scanValue(raw, &fb) == accept && (!v.openReach[t] || (fb == 0 && v.openDispatched)) {
+				return nil, true
+			}
+		}
+	}
+	val, err := decodeJSON(raw)
+	if err != nil {
+		return nil, false
+	}
+	return v.checkValue(nil, t, val), true
 }
 
 // libraryIssues validates val with the library: every number in it that is

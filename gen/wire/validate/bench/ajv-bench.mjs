@@ -2,9 +2,11 @@
 // (params of every request and notification against its method's params
 // type, error objects against JsonRpcError), over the same corpus.
 //
-//   node ajv-bench.mjs SCHEMA CORPUS [RUNS]
+//   node ajv-bench.mjs SCHEMA CORPUS [RUNS] [lines]
 //
-// Prints one JSON line per measurement: {"what", "mbps", "framesps", "ms"}.
+// Prints one JSON line per measurement: {"what", "mbps", "framesps", "ms"};
+// with "lines", instead the line numbers (1-based) of the frames the
+// if/then style rejects: {"invalidLines": [...]}.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -12,7 +14,7 @@ import { createRequire } from "node:module";
 const require = createRequire(path.join(process.cwd(), "package.json"));
 const Ajv2020 = require("ajv/dist/2020").default;
 
-const [schemaPath, corpusPath, runsArg] = process.argv.slice(2);
+const [schemaPath, corpusPath, runsArg, linesArg] = process.argv.slice(2);
 const runs = Number(runsArg || 3);
 const schema = JSON.parse(fs.readFileSync(schemaPath, "utf8"));
 const id = schema.$id || "urn:dshgen:bench";
@@ -89,28 +91,41 @@ modes.push([`ajv, ${count} tagged unions as if/then`, build(rewritten)]);
 const data = fs.readFileSync(corpusPath);
 const mb = data.length / 1e6;
 
-function run(checks) {
+function run(checks, bad) {
   const t0 = process.hrtime.bigint();
   const text = data.toString("utf8");
-  let frames = 0, invalid = 0, start = 0;
+  let frames = 0, invalid = 0, start = 0, line = 0;
   for (;;) {
     const nl = text.indexOf("\n", start);
-    const line = nl < 0 ? text.slice(start) : text.slice(start, nl);
+    const frame = nl < 0 ? text.slice(start) : text.slice(start, nl);
     start = nl + 1;
-    if (line.trim() !== "") {
+    line++;
+    if (frame.trim() !== "") {
       frames++;
-      const f = JSON.parse(line);
+      const f = JSON.parse(frame);
       if (checks) {
+        let ok = true;
         if (typeof f.method === "string") {
           const v = checks.byMethod.get(f.method);
-          if (v && f.params !== undefined && !v(f.params)) invalid++;
-        } else if (f.error !== undefined && checks.errorCheck && !checks.errorCheck(f.error)) invalid++;
+          if (v && f.params !== undefined && !v(f.params)) ok = false;
+        } else if (f.error !== undefined && checks.errorCheck && !checks.errorCheck(f.error)) ok = false;
+        if (!ok) {
+          invalid++;
+          if (bad) bad.push(line);
+        }
       }
     }
     if (nl < 0) break;
   }
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   return { ms, frames, invalid };
+}
+
+if (linesArg === "lines") {
+  const bad = [];
+  run(modes[1][1], bad);
+  console.log(JSON.stringify({ invalidLines: bad }));
+  process.exit(0);
 }
 
 for (const [what, checks] of [...modes, ["JSON.parse only", null]]) {

@@ -64,7 +64,7 @@ type Frame interface {
 	// ID is a request's or response's id as JSON text.
 	ID() string
 	// Params is the decoded params object (nil when absent or not an
-	// object).
+	// object), as far as the Checker's Reads asks for it.
 	Params() map[string]any
 	// Report adds a finding on this frame: rule is one of the set's rule
 	// ids, sev "" its default (or the configured override), ptr a JSON
@@ -91,6 +91,18 @@ type Stream interface {
 type Checker interface {
 	// NewStream starts the state of one stream.
 	NewStream() Stream
+}
+
+// Reader is an optional interface of a Checker: the parts of a method's
+// params its streams read, as JSON pointers into params ("/event/seq";
+// "*" stands for every element of an array, "" for all of params). Frame
+// Params then holds those members, whole, and the objects and arrays on
+// the way to them, nothing else (a non-object on the way is nil); nil
+// means the streams read no params of that method. A Checker without
+// Reads sees every method's whole params. The validator decodes only what
+// some set reads, so a set that reads little makes validation fast.
+type Reader interface {
+	Reads(method string) []string
 }
 
 // Set is a named rule set.

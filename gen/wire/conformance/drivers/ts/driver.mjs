@@ -92,7 +92,16 @@ function bindingSources(outDir) {
   if (!names.includes("index.ts")) {
     fatal(`no TypeScript bindings under ${src} (no index.ts)`);
   }
-  return names.map((n) => ({ name: n, text: fs.readFileSync(path.join(src, n), "utf8") }));
+  // The SDK modules (line transport, client, server) are not needed to
+  // round-trip values and need @types/node: left out, with their re-exports.
+  const sdk = new Set(["client.ts", "server.ts", "transport.ts"]);
+  const dropSdk = (text) => text.replace(/^export \* from "\.\/(client|server|transport)\.js";\n/gm, "");
+  return names
+    .filter((n) => !sdk.has(n))
+    .map((n) => {
+      const text = fs.readFileSync(path.join(src, n), "utf8");
+      return { name: n, text: n === "index.ts" ? dropSdk(text) : text };
+    });
 }
 
 function compilerOptions(ts, rootDir, outDir) {

@@ -196,6 +196,23 @@ func namedOf(r *ir.TypeRef) *ir.Type {
 	return nil
 }
 
+// Reads implements ruleset.Reader: the params members the streams read
+// (Request, Notification and events.go; TestReadsCoverWhatIsRead in
+// gen/wire/validate checks them against the whole params).
+func (c *checker) Reads(method string) []string {
+	switch method {
+	case "session/prompt", "session.status":
+		return []string{"/sessionId", "/status"}
+	case "session.event":
+		return []string{"/sessionId", "/event/seq", "/event/type", "/event/surfaceOp", "/event/sourceEventSeqs",
+			"/event/data/turn", "/event/data/step", "/event/data/callId", "/event/data/error/code",
+			"/event/data/message/source/callId", "/event/data/message/content/*/toolCallId"}
+	case "subagent.started", "subagent.finished":
+		return []string{"/childSessionId", "/parentSessionId"}
+	}
+	return nil
+}
+
 func (c *checker) NewStream() ruleset.Stream {
 	return &stream{c: c, p: &c.p, sessions: map[string]*list.Element{}, lru: list.New()}
 }

@@ -41,6 +41,9 @@ func (set) Compile(m *ir.Model, _ ruleset.Config) (ruleset.Checker, error) {
 
 func (c checker) NewStream() ruleset.Stream { return &stream{on: c.on} }
 
+// Reads implements ruleset.Reader: the set reads no params.
+func (checker) Reads(string) []string { return nil }
+
 type stream struct {
 	on       bool
 	initSeen bool

@@ -4,3 +4,6 @@
 export * from "./types.js";
 export * from "./runtime.js";
 export * from "./methods.js";
+export * from "./transport.js";
+export * from "./client.js";
+export * from "./server.js";

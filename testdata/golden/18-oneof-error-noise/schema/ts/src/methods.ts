@@ -243,12 +243,164 @@ export function isErrorResponse(value: unknown): value is ErrorFrame {
   return frameKind(value) === "response" && isObject((value as Obj)["error"]);
 }
 
+/** A JSON type, as the result checks name them. */
+type JsonType = "string" | "number" | "boolean" | "object" | "array" | "null";
+
+/** The JSON types of a value and of its required members (an empty list: any JSON). */
+interface Shape {
+  readonly type: readonly JsonType[];
+  readonly required: readonly (readonly [member: string, types: readonly JsonType[]])[];
+}
+
+/** The top-level shape of every request method's result type. */
+const resultShapes: { readonly [M in RequestMethod]: Shape } = {
+  ["session/prompt"]: { type: ["object"], required: [["messageId", ["string"]]] },
+};
+
+function jsonType(value: unknown): JsonType {
+  if (value === null) {
+    return "null";
+  }
+  if (Array.isArray(value)) {
+    return "array";
+  }
+  return typeof value === "object" ? "object" : (typeof value as JsonType);
+}
+
+function fits(value: unknown, types: readonly JsonType[]): boolean {
+  return types.length === 0 || types.includes(jsonType(value));
+}
+
 /**
- * Reports whether value is a success response, typing its result as the
- * result of method. A response does not name its method: the caller pairs
- * it with its request by `id` and passes that request's method.
+ * Reports whether value is a success response whose result has the
+ * top-level shape of method's result type (its JSON type, and the JSON type
+ * of each required member), typing `result` as `ResultOf<method>`. False for
+ * an error response, another frame, or a method that is no request of the
+ * protocol. A response does not name its method: the caller pairs it with
+ * its request by `id` (see {@link FrameDecoder}) and passes that request's
+ * method. Deeper members are not checked: that is the validator's job.
  */
 export function isResultFor<M extends RequestMethod>(value: unknown, method: M): value is ResultFrame<M> {
-  void method;
-  return frameKind(value) === "response" && !isObject((value as Obj)["error"]);
+  if (frameKind(value) !== "response" || !Object.prototype.hasOwnProperty.call(resultShapes, method)) {
+    return false;
+  }
+  const shape: Shape = resultShapes[method];
+  const frame = value as Obj;
+  const result = frame["result"];
+  if (isObject(frame["error"]) || !("result" in frame) || !fits(result, shape.type)) {
+    return false;
+  }
+  return shape.required.every(([member, types]) => isObject(result) && member in result && fits(result[member], types));
+}
+
+/** A request of a method the protocol does not have. */
+export interface OtherRequestFrame {
+  jsonrpc: "2.0";
+  id: RpcId;
+  method: string;
+  params?: T.JsonValue;
+}
+
+/** A notification of a method the protocol does not have. */
+export interface OtherNotificationFrame {
+  jsonrpc: "2.0";
+  method: string;
+  params?: T.JsonValue;
+}
+
+/** A success response whose request is not known (its result is any JSON). */
+export interface OtherResultFrame {
+  jsonrpc: "2.0";
+  id: RpcId;
+  result: T.JsonValue;
+}
+
+/** A success response paired with a request of method M. */
+export type PairedResult<M extends RequestMethod = RequestMethod> = M extends RequestMethod
+  ? { readonly kind: "result"; readonly method: M; readonly frame: ResultFrame<M> }
+  : never;
+
+/**
+ * One frame as {@link decodeFrame} tells it: `kind` says the frame kind, and
+ * `known` (requests, notifications) or `method` (responses, from the paired
+ * request) narrow `frame` to its typed form. Frames of methods the protocol
+ * does not have are kept, as the Other* frames, never dropped.
+ */
+export type DecodedFrame =
+  | { readonly kind: "request"; readonly known: true; readonly frame: RequestFrame }
+  | { readonly kind: "request"; readonly known: false; readonly frame: OtherRequestFrame }
+  | { readonly kind: "notification"; readonly known: true; readonly frame: NotificationFrame }
+  | { readonly kind: "notification"; readonly known: false; readonly frame: OtherNotificationFrame }
+  | PairedResult
+  | { readonly kind: "result"; readonly method: undefined; readonly frame: OtherResultFrame }
+  | { readonly kind: "error"; readonly method: string | undefined; readonly frame: ErrorFrame };
+
+/** Tells the method of the request with a given id (a function or a map). */
+export type RequestMethodLookup = ((id: RpcId) => string | undefined) | ReadonlyMap<RpcId, string>;
+
+/**
+ * Decodes one parsed frame (see {@link parseFrame}): undefined for a value
+ * that is no frame, or a response with neither `result` nor an object
+ * `error`. requestMethod tells the method of the request a response answers;
+ * a result is typed by it when it fits the method's result shape (see
+ * {@link isResultFor}), else kept as an OtherResultFrame. Only the envelope
+ * and the method are checked, not the params' shapes.
+ */
+export function decodeFrame(value: unknown, requestMethod?: RequestMethodLookup): DecodedFrame | undefined {
+  const kind = frameKind(value);
+  const v = value as Obj;
+  switch (kind) {
+    case "request":
+      return isRequest(v)
+        ? { kind: "request", known: true, frame: v }
+        : { kind: "request", known: false, frame: v as unknown as OtherRequestFrame };
+    case "notification":
+      return isNotification(v)
+        ? { kind: "notification", known: true, frame: v }
+        : { kind: "notification", known: false, frame: v as unknown as OtherNotificationFrame };
+    case "response": {
+      const id = v["id"] as RpcId;
+      const method = typeof requestMethod === "function" ? requestMethod(id) : requestMethod?.get(id);
+      if (isErrorResponse(v)) {
+        return { kind: "error", method, frame: v };
+      }
+      if (!("result" in v)) {
+        return undefined;
+      }
+      if (method !== undefined && isResultFor(v, method as RequestMethod)) {
+        return { kind: "result", method, frame: v } as PairedResult;
+      }
+      return { kind: "result", method: undefined, frame: v as unknown as OtherResultFrame };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Decodes the frames of one connection, pairing each response with the
+ * method of the request it answers. Feed it the frames of both directions in
+ * the order they pass; a request is remembered by id until its response
+ * arrives (ids are assumed unique among the requests pending at one time).
+ */
+export class FrameDecoder {
+  readonly #pending = new Map<RpcId, string>();
+
+  /** Requests without a response yet: id → method. */
+  pending(): ReadonlyMap<RpcId, string> {
+    return new Map(this.#pending);
+  }
+
+  /** Decodes one frame (see {@link decodeFrame}). */
+  decode(value: unknown): DecodedFrame | undefined {
+    const frame = decodeFrame(value, (id) => {
+      const method = this.#pending.get(id);
+      this.#pending.delete(id);
+      return method;
+    });
+    if (frame?.kind === "request") {
+      this.#pending.set(frame.frame.id, frame.frame.method);
+    }
+    return frame;
+  }
 }
