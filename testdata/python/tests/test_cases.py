@@ -263,7 +263,7 @@ def test_18_one_precise_error() -> None:
 def test_cases_listed() -> None:
     names = sorted(p.name for p in CASES.iterdir() if p.is_dir())
     nums = [n.split("-")[0] for n in names]
-    assert nums == ["01", "02", "04", "05", "06", "07", "09", "11", "13", "14", "15", "18", "ts"]
+    assert nums == ["01", "02", "04", "05", "06", "07", "09", "11", "13", "14", "15", "18", "sdk", "ts"]
     assert all((CASES / n / "CASE.md").exists() for n in names)
     # every case whose schema loads has its bindings (05 is a name collision the loader reports)
     for n in nums:
