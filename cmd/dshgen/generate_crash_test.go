@@ -54,7 +54,7 @@ func newCrashFixture(t *testing.T) *crashFixture {
 		},
 		// Only Go is regenerated: fewer steps to kill at, and the other
 		// languages' old files must stay as they are (out of scope).
-		newArgs: []string{"generate", "--out", "out", "--vectors", "vec", "--lang", "go"},
+		newArgs: []string{"generate", "--revision", "0.0.1", "--out", "out", "--vectors", "vec", "--lang", "go"},
 	}
 	// The old schema: the shipped one without its first method.
 	var sch map[string]any

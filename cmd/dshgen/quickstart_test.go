@@ -27,15 +27,12 @@ func TestREADMEQuickstart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	copyFiles(t, src, dir, entries)
+	clientEntries, err := os.ReadDir(filepath.Join(src, "client"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	copyFiles(t, filepath.Join(src, "client"), filepath.Join(dir, "client"), clientEntries)
 	env := append(os.Environ(), "PATH="+filepath.Dir(dshgenBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	tsc := filepath.Join("..", "..", "testdata", "ts", "node_modules", "typescript")
 	if abs, err := filepath.Abs(tsc); err == nil {
@@ -76,6 +73,43 @@ func TestREADMEQuickstart(t *testing.T) {
 	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Errorf("the generated Go module does not build on its own: %v\n%s", err, out)
+	}
+	// The README's SDK example: the client module beside kvgen calls the
+	// toy server through the generated Go SDK.
+	build = exec.Command("go", "build", "-o", filepath.Join(dir, "kvclient"), ".")
+	build.Dir = filepath.Join(dir, "client")
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("the README's Go client does not build: %v\n%s", err, out)
+	}
+	run := exec.Command(filepath.Join(dir, "kvclient"))
+	run.Dir = dir
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the README's Go client: %v\n%s", err, out)
+	}
+	if want := "greeting = \"hello\"\nchanged: seen = \"greeting\"\n"; string(out) != want {
+		t.Errorf("the README's Go client printed\n%s\nwant\n%s", out, want)
+	}
+}
+
+// copyFiles copies the regular files among entries from src to dst.
+func copyFiles(t *testing.T, src, dst string, entries []os.DirEntry) {
+	t.Helper()
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
