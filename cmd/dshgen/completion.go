@@ -44,6 +44,7 @@ var freeFlags = map[string]struct {
 	"generate go-module":       {completeNothing, nil},
 	"validate max-frame-bytes": {completeNothing, nil},
 	"validate type":            {completeNothing, nil},
+	"conformance type":         {completeNothing, nil},
 	"tap capture":              {completeFile, nil},
 	"tap report":               {completeFile, nil},
 	"tap capture-ms-decimals":  {completeNothing, nil},

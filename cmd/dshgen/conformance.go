@@ -26,7 +26,7 @@ import (
 const repoTypeScript = "testdata/ts/node_modules/typescript"
 
 func init() {
-	var outDir, pkg string
+	var outDir, pkg, typeName string
 	var src schemaFlags
 	var langs []string
 	cmd := &cobra.Command{
@@ -50,7 +50,9 @@ node 20+ with the typescript package (TypeScript): $DSHGEN_TYPESCRIPT, or
 resolved from the working directory (npm install typescript).
 
 FILE is NDJSON frames or an interleaved capture (as written by 'dshgen tap
---capture'). Without FILE: the conformance vectors generated from the
+--capture'); with --type NAME, instances of the $defs (or definitions)
+type NAME instead (one JSON document per FILE, pretty-printed is fine, or
+NDJSON), e.g. MCP's official examples. Without FILE: the conformance vectors generated from the
 schema (named valid.log, as 'dshgen generate --vectors DIR' writes them)
 and the invalid vectors, plus, for the shipped schema, every fixture in
 ../shared/fixtures when it is there. Stateful rules are not conformance's
@@ -77,6 +79,18 @@ usage or setup error.`,
 			inputs, invalid, err := conformanceInputs(m, args)
 			if err != nil {
 				return usageErr(err)
+			}
+			if typeName != "" {
+				if len(args) == 0 {
+					return usageErr(fmt.Errorf("--type needs the FILEs holding its instances"))
+				}
+				names, err := bindingNames(m, typeName)
+				if err != nil {
+					return usageErr(err)
+				}
+				for i := range inputs {
+					inputs[i].Type, inputs[i].TypeNames = typeName, names
+				}
 			}
 			selected, err := expandLangs(langs)
 			if err != nil {
@@ -132,6 +146,9 @@ usage or setup error.`,
 				if pkg != "dshproto" {
 					repro += " --package " + pkg
 				}
+				if typeName != "" {
+					repro += " --type " + typeName
+				}
 				if len(args) > 0 {
 					repro += " " + strings.Join(args, " ")
 				}
@@ -143,9 +160,25 @@ usage or setup error.`,
 	}
 	addSchemaFlags(cmd, &src, schema.Default, defaultRevisionWhy)
 	cmd.Flags().StringVar(&outDir, "out", "", "test the bindings already generated in this directory (go/, python/, ts/ as 'dshgen generate --out' writes them) instead of generating them from --schema")
+	cmd.Flags().StringVar(&typeName, "type", "", "round-trip each FILE as instances of the `NAME`d $defs (or definitions) type instead of frames: one JSON document (pretty-printed is fine) or NDJSON, one instance per line")
 	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name the bindings are (or were) generated with")
 	choicesFlag(cmd, &langs, "lang", []string{"all"}, append(langNames(), "all"), "languages: go, python, ts or all")
 	rootCmd.AddCommand(cmd)
+}
+
+// bindingNames gives the $defs (or definitions) type name's name in each
+// language's bindings, the name a driver looks the type up by.
+func bindingNames(m *ir.Model, name string) (map[string]string, error) {
+	var t *ir.Type
+	for _, p := range []string{"#/$defs/", "#/definitions/"} {
+		if t = m.TypeByPointer(p + name); t != nil {
+			break
+		}
+	}
+	if t == nil {
+		return nil, fmt.Errorf("--type %s: the schema has no $defs/%s or definitions/%s", name, name, name)
+	}
+	return map[string]string{"go": t.Names.Of(ir.LangGo), "python": t.Names.Of(ir.LangPython), "ts": t.Names.Of(ir.LangTS)}, nil
 }
 
 func expandLangs(langs []string) ([]string, error) {

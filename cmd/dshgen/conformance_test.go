@@ -298,3 +298,76 @@ func TestConformanceRevision021(t *testing.T) {
 		t.Errorf("want %q in:\n%s", want, stdout)
 	}
 }
+
+// TestConformanceTypeInstances: --type round-trips MCP's official examples
+// (instances of one $defs type each, pretty-printed JSON) through every
+// language's bindings generated into a scratch directory: an object type, a
+// map of a union (the Go bindings' own decoder) and, for ImageContent, an
+// instance of another type, which the validator rejects and the run lists
+// as not checked; bindings that lose a member are caught; an unknown type
+// is a usage error.
+func TestConformanceTypeInstances(t *testing.T) {
+	mcp := filepath.Join(repoRoot(t), "..", "shared", "protocols", "mcp", "2026-07-28")
+	if _, err := os.Stat(filepath.Join(mcp, "schema.json")); err != nil {
+		t.Skipf("the published MCP schema is not here: %v", err)
+	}
+	langs := langsHere(t)
+	examples := func(typ string) []string {
+		files, err := filepath.Glob(filepath.Join(mcp, "examples", typ, "*.json"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no examples of %s: %v", typ, err)
+		}
+		return files
+	}
+	run := func(typ string, files ...string) (int, string, string) {
+		args := []string{"conformance", "--schema", filepath.Join(mcp, "schema.json"), "--package", "mcp", "--lang", strings.Join(langs, ","), "--type", typ}
+		return runDshgenEnv(t, repoRoot(t), nil, append(args, files...)...)
+	}
+	for _, tc := range []struct {
+		typ string
+		n   int
+	}{{"CallToolResult", 4}, {"InputRequests", 1}} {
+		code, stdout, stderr := run(tc.typ, examples(tc.typ)...)
+		want := fmt.Sprintf("%d valid; %s", tc.n, perLang(langs, tc.n))
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("--type %s: exit %d, want 0 and %q\n%s%s", tc.typ, code, want, stdout, stderr)
+		}
+	}
+
+	wrong := examples("TextContent")[0]
+	code, stdout, stderr := run("ImageContent", append(examples("ImageContent"), wrong)...)
+	if code != 0 || !strings.Contains(stdout, "2 frames, 1 valid; "+perLang(langs, 1)) ||
+		!strings.Contains(stdout, wrong+":1: not checked (not a valid frame): ") {
+		t.Errorf("--type ImageContent with a TextContent: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	// A binding that loses a member of the type is caught (exit 1, with the
+	// language and the JSON pointer): bindings generated with --out, the
+	// Python ImageContent.to_json perturbed.
+	if haveLang(t, "python") {
+		out := t.TempDir()
+		if code, _, stderr := runDshgen(t, repoRoot(t), "generate", "--schema", filepath.Join(mcp, "schema.json"), "--package", "mcp", "--lang", "python", "--out", out); code != 0 {
+			t.Fatalf("generate: %s", stderr)
+		}
+		types := filepath.Join(out, "python", "mcp", "types.py")
+		src, err := os.ReadFile(types)
+		if err != nil {
+			t.Fatal(err)
+		}
+		drop := "        d[\"mimeType\"] = self.mime_type\n        d[\"type\"] = \"image\"\n"
+		if strings.Count(string(src), drop) != 1 {
+			t.Fatalf("the generated Python changed shape; update the perturbation")
+		}
+		os.WriteFile(types, []byte(strings.Replace(string(src), drop, "        d[\"type\"] = \"image\"\n", 1)), 0o644)
+		code, stdout, stderr := runDshgenEnv(t, repoRoot(t), nil, append([]string{"conformance", "--schema", filepath.Join(mcp, "schema.json"), "--package", "mcp", "--lang", "python", "--out", out, "--type", "ImageContent"}, examples("ImageContent")...)...)
+		want := "python: re-encodes differently: member missing in the second value at /mimeType"
+		if code != 1 || !strings.Contains(stdout, want) {
+			t.Errorf("perturbed Python bindings: exit %d, want 1 and %q\n%s%s", code, want, stdout, stderr)
+		}
+	}
+
+	code, _, stderr = run("NoSuchType", wrong)
+	if code != 2 || !strings.Contains(stderr, "--type NoSuchType: the schema has no $defs/NoSuchType") {
+		t.Errorf("unknown type: exit %d, want 2\n%s", code, stderr)
+	}
+}

@@ -52,6 +52,9 @@ type header struct {
 	// Method is, for a response carrying a result, the method of the
 	// request it answers.
 	Method string `json:"method,omitempty"`
+	// Type is, for a value of one named type instead of a frame, that
+	// type's name in the driver's language.
+	Type string `json:"type,omitempty"`
 }
 
 // check sends frames through d, restarting it after each frame it dies
@@ -155,7 +158,7 @@ func (d Driver) session(ctx context.Context, frames []*InputFrame, seq int) (ans
 		defer close(writeDone)
 		w := bufio.NewWriterSize(stdin, 256<<10)
 		for i, f := range frames {
-			h, _ := json.Marshal(header{Seq: seq + i, Method: f.Method})
+			h, _ := json.Marshal(header{Seq: seq + i, Method: f.Method, Type: f.TypeNames[d.Lang]})
 			w.Write(h)
 			w.WriteByte('\t')
 			w.Write(f.Raw)

@@ -28,6 +28,13 @@ type Input struct {
 	// snapshots, which leave out "jsonrpc".
 	Name string
 	Data []byte
+	// Type, when set, makes the input instances of that named type
+	// ($defs/Type or definitions/Type) instead of frames: one JSON document
+	// (which may span lines, as the official examples do) or NDJSON, one
+	// instance per line. TypeNames gives the type's name in each
+	// language's bindings (by driver language).
+	Type      string
+	TypeNames map[string]string
 }
 
 // InputFrame is one frame of an input, with where it came from.
@@ -49,6 +56,9 @@ type InputFrame struct {
 	// Method is, for a response carrying a result, the method of the
 	// latest earlier request of the input with the same id.
 	Method string
+	// TypeNames is, for an instance of a named type (Input.Type), the
+	// type's name in each language's bindings; nil for a frame.
+	TypeNames map[string]string
 }
 
 // Mismatch is one frame a language failed on (or, with Frames > 1, a run
@@ -87,6 +97,9 @@ func (r *Report) Failed() bool { return len(r.Mismatches) > 0 || len(r.InvalidMi
 // comments and end-of-stream records skipped).
 func ReadFrames(in Input) ([]InputFrame, error) {
 	var out []InputFrame
+	if in.Type != "" {
+		return readValues(in)
+	}
 	if frame.LooksLikeCapture(in.Data) {
 		cr := frame.NewCaptureReader(bytes.NewReader(in.Data), frame.DefaultMaxFrameBytes)
 		for {
@@ -114,21 +127,94 @@ func ReadFrames(in Input) ([]InputFrame, error) {
 		}
 		return out, nil
 	}
+	err := eachLine(in, func(num int, b []byte) {
+		out = append(out, InputFrame{File: in.Name, Line: num, Raw: append([]byte(nil), b...)})
+	})
+	return out, err
+}
+
+// eachLine calls f with each non-blank NDJSON line of in (over-long ones
+// skipped: the validator reports them).
+func eachLine(in Input, f func(num int, b []byte)) error {
 	r := frame.NewReader(bytes.NewReader(in.Data))
 	for {
 		l, err := r.Next()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", in.Name, err)
+			return fmt.Errorf("%s: %w", in.Name, err)
 		}
-		if l.TooLarge || l.Blank() {
+		if !l.TooLarge && !l.Blank() {
+			f(l.Num, l.Bytes)
+		}
+	}
+}
+
+// readValues splits an input of instances of a named type: a single JSON
+// document (on one line or several) is one instance at line 1, else each
+// non-blank line is one. Each is sent compacted (the driver protocol is a
+// line per value).
+func readValues(in Input) ([]InputFrame, error) {
+	var out []InputFrame
+	add := func(line int, raw []byte) {
+		var c bytes.Buffer
+		if json.Compact(&c, raw) != nil {
+			c.Reset()
+			c.Write(raw) // invalid JSON: the validator says why
+		}
+		out = append(out, InputFrame{File: in.Name, Line: line, Raw: c.Bytes(), TypeNames: in.TypeNames})
+	}
+	if trimmed := bytes.TrimSpace(in.Data); json.Valid(trimmed) {
+		if len(trimmed) > 0 {
+			add(1, trimmed)
+		}
+		return out, nil
+	}
+	err := eachLine(in, add)
+	return out, err
+}
+
+// classifyValues validates the instances of in.Type (--type mode): an
+// instance is valid when the validator reports no error on it and it nests
+// at most frame.MaxDepth levels.
+func classifyValues(v *validate.Validator, in Input, frames []InputFrame) error {
+	res, err := v.ValidateValues(bytes.NewReader(in.Data), in.Type, validate.Input{Name: in.Name})
+	if err != nil {
+		return err
+	}
+	single := len(frames) == 1 && frames[0].Line == 1 && json.Valid(bytes.TrimSpace(in.Data))
+	bad := map[int]string{}
+	for _, f := range res.Findings {
+		if f.Severity != validate.Error {
 			continue
 		}
-		out = append(out, InputFrame{File: in.Name, Line: l.Num, Raw: append([]byte(nil), l.Bytes...)})
+		line := f.Line
+		if single {
+			line = 1 // a multi-line document's findings are at their own line
+		}
+		if _, seen := bad[line]; !seen {
+			bad[line] = f.Rule + ": " + f.Message
+		}
 	}
-	return out, nil
+	for i := range frames {
+		f := &frames[i]
+		f.Why = whyNot(f, bad)
+		f.Valid = f.Why == ""
+	}
+	return nil
+}
+
+// whyNot is the first finding on f's line in bad, else, for a frame
+// nesting deeper than every binding is held to, that ("" when neither).
+func whyNot(f *InputFrame, bad map[int]string) string {
+	if why := bad[f.Line]; why != "" {
+		return why
+	}
+	if d := frame.Depth(f.Raw); d > frame.MaxDepth {
+		return fmt.Sprintf("frame.depth: nests %d levels deep, more than the %d every binding is held to", d, frame.MaxDepth)
+	}
+	return ""
 }
 
 // ignored reports the findings conformance does not hold against a frame:
@@ -174,12 +260,7 @@ func Classify(v *validate.Validator, in Input, frames []InputFrame) error {
 	methods := map[string]string{} // sender and request id (compact JSON) → method
 	for i := range frames {
 		f := &frames[i]
-		f.Why = bad[f.Line]
-		if f.Why == "" {
-			if d := frame.Depth(f.Raw); d > frame.MaxDepth {
-				f.Why = fmt.Sprintf("frame.depth: nests %d levels deep, more than the %d every binding is held to", d, frame.MaxDepth)
-			}
-		}
+		f.Why = whyNot(f, bad)
 		var env struct {
 			ID     json.RawMessage `json:"id"`
 			Method *string         `json:"method"`
@@ -293,7 +374,11 @@ func Run(ctx context.Context, v *validate.Validator, inputs []Input, drivers []D
 		if len(fs) == 0 {
 			continue
 		}
-		if err := Classify(v, in, fs); err != nil {
+		classify := Classify
+		if in.Type != "" {
+			classify = classifyValues
+		}
+		if err := classify(v, in, fs); err != nil {
 			return nil, err
 		}
 		rep.Frames += len(fs)

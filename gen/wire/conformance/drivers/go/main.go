@@ -3,7 +3,9 @@
 // "dshgen-conformance-driver 1", then reads lines "HEADER<TAB>FRAME" on
 // stdin, decodes each frame's params, result or error into the generated Go
 // bindings (params by the frame's method, a result by the "method" the
-// header gives, an error as ResponseError), encodes it back and writes
+// header gives, an error as ResponseError; a header's "type" makes FRAME a
+// value of the exported type of that name, decoded by typeCodecs), encodes
+// it back and writes
 // "SEQ<TAB>FRAME" on stdout, one line per input line, flushed at once. A
 // frame that does not decode, or whose decoding panics, is written as
 // "SEQ<TAB>!error <message>". The exit status is 0 at end of input.
@@ -29,7 +31,13 @@ import (
 type header struct {
 	Seq    int64  `json:"seq"`
 	Method string `json:"method,omitempty"` // a response's request method
+	Type   string `json:"type,omitempty"`   // the Go name of the type a value is an instance of
 }
+
+// typeCodecs decode a value as the exported type of that name; dshgen
+// conformance generates them from the bindings' exported API (types.go in
+// the scratch module, beside this file).
+var typeCodecs map[string]func(json.RawMessage) (any, error)
 
 func main() {
 	if _, err := os.Stdout.WriteString("dshgen-conformance-driver 1\n"); err != nil {
@@ -52,7 +60,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "go driver: not a driver protocol line: %.80q\n", line)
 			os.Exit(1)
 		}
-		enc, derr := guarded(frame, h.Method)
+		enc, derr := guarded(frame, h)
 		var out []byte
 		if derr != nil {
 			msg := strings.ReplaceAll(derr.Error(), "\n", " ")
@@ -68,13 +76,29 @@ func main() {
 }
 
 // guarded runs roundTrip, turning a panic in the bindings into an error.
-func guarded(frame []byte, method string) (enc []byte, err error) {
+func guarded(frame []byte, h header) (enc []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic in the bindings: %v", r)
 		}
 	}()
-	return roundTrip(frame, method)
+	if h.Type != "" {
+		return typeRoundTrip(frame, h.Type)
+	}
+	return roundTrip(frame, h.Method)
+}
+
+// typeRoundTrip decodes one value as the named type and encodes it again.
+func typeRoundTrip(value []byte, name string) ([]byte, error) {
+	dec := typeCodecs[name]
+	if dec == nil {
+		return nil, fmt.Errorf("the bindings export no type %s that decodes", name)
+	}
+	v, err := dec(value)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return json.Marshal(v)
 }
 
 // roundTrip decodes one frame through the bindings and encodes it again,

@@ -4,7 +4,10 @@ Writes ``dshgen-conformance-driver 1``, then reads lines ``HEADER<TAB>FRAME``
 on stdin (HEADER: ``{"seq": N}``, plus ``"method"`` for a response: the
 method of the request it answers), decodes each frame through the generated
 Python bindings (``<package>.decode_frame``: params by method, a result by
-the header's method, errors as ``ErrorObject``), encodes it back with
+the header's method, errors as ``ErrorObject``; with ``"type"`` in the
+header the line is one value of the type of that Python name in the
+bindings' ``types`` module: a class's ``from_json``, else the module's
+``decode_<NAME>``), encodes it back with
 ``to_json`` and writes ``N<TAB>FRAME`` on stdout, one line per input line,
 flushed at once. A frame that does not decode, or whose decoding or encoding
 raises anything else, is written as ``N<TAB>!error <message>`` (the
@@ -192,6 +195,18 @@ def dumps(x: Any) -> str:
         return dumps_iterative(x)
 
 
+def type_codec(pkg: Any, name: str) -> tuple[Any, Any]:
+    """The decoder and encoder of the bindings' type named ``name``."""
+    types = importlib.import_module(pkg.__name__ + ".types")
+    cls = getattr(types, name, None)
+    if isinstance(cls, type) and hasattr(cls, "from_json"):
+        return cls.from_json, lambda v: v.to_json()
+    dec, enc = getattr(types, "decode_" + name, None), getattr(types, "encode_" + name, None)
+    if dec is None or enc is None:
+        raise LookupError(f"the bindings have no type {name} that decodes")
+    return dec, enc
+
+
 def run(pkg: Any) -> int:
     out = sys.stdout
     out.write("dshgen-conformance-driver 1\n")
@@ -208,6 +223,11 @@ def run(pkg: Any) -> int:
             return 1
         try:
             value = loads(frame_bytes.decode("utf-8"))
+            if "type" in h:
+                dec, enc = type_codec(pkg, h["type"])
+                out.write(f"{seq}\t{dumps(enc(dec(value)))}\n")
+                out.flush()
+                continue
             if not isinstance(value, dict):
                 raise ValueError("not a JSON object")
             method = h.get("method")
