@@ -294,23 +294,26 @@ func (e *emitter) initView(tv *typesView, mv *methodsView) *initView {
 // natural order.
 func isortSorted(xs []string) []string {
 	out := append([]string(nil), xs...)
-	cat := func(s string) int {
-		if len(s) > 1 && strings.ToUpper(s) == s && strings.ToLower(s) != s {
-			return 0
-		}
-		if s != "" && s[0] >= 'A' && s[0] <= 'Z' {
-			return 1
-		}
-		return 2
-	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if ca, cb := cat(a), cat(b); ca != cb {
+		if ca, cb := isortCategory(a), isortCategory(b); ca != cb {
 			return ca < cb
 		}
 		return naturalLess(a, b)
 	})
 	return out
+}
+
+// isortCategory is isort's order-by-type category of a name: 0 for
+// CONSTANTS, 1 for Classes, 2 for everything else.
+func isortCategory(s string) int {
+	if len(s) > 1 && strings.ToUpper(s) == s && strings.ToLower(s) != s {
+		return 0
+	}
+	if s != "" && s[0] >= 'A' && s[0] <= 'Z' {
+		return 1
+	}
+	return 2
 }
 
 // importSorted sorts the names of a from-import as isort's order-by-type
@@ -320,18 +323,9 @@ func isortSorted(xs []string) []string {
 // isortSorted (ruff's RUF022 compares case-sensitively).
 func importSorted(xs []string) []string {
 	out := isortSorted(xs)
-	cat := func(s string) int {
-		if len(s) > 1 && strings.ToUpper(s) == s && strings.ToLower(s) != s {
-			return 0
-		}
-		if s != "" && s[0] >= 'A' && s[0] <= 'Z' {
-			return 1
-		}
-		return 2
-	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if ca, cb := cat(a), cat(b); ca != cb {
+		if ca, cb := isortCategory(a), isortCategory(b); ca != cb {
 			return ca < cb
 		}
 		la, lb := strings.ToLower(a), strings.ToLower(b)
