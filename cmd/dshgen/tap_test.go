@@ -211,11 +211,10 @@ func TestTapCLIStdinHeldOpen(t *testing.T) {
 	r.stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize"}` + "\n"))
 	start := time.Now()
 	out, _ := io.ReadAll(r.stdout)
-	if code := r.wait(t, 5*time.Second); code != 3 || string(out) != "bye\n" {
-		t.Errorf("exit %d, out %q", code, out)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("exit took %v", d)
+	// A hang guard, not a speed check: a tap that waits for the client's
+	// stdin never exits, so any bound a loaded machine meets will do.
+	if code := r.wait(t, 30*time.Second); code != 3 || string(out) != "bye\n" {
+		t.Errorf("exit %d, out %q (after %v)", code, out, time.Since(start))
 	}
 }
 

@@ -133,7 +133,9 @@ func TestCase13Cycles(t *testing.T) {
 	if len(ps) != 1 || !strings.Contains(ps[0].Msg, "#/$defs/Loop → #/$defs/LoopAgain → #/$defs/Loop") {
 		t.Fatalf("%v", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	// A guard against following the cycle (an exponential walk never
+	// ends), not a speed check.
+	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("took %v", d)
 	}
 	m, err := Load(casePath("13-recursive-ref", "schema-ok.json"))

@@ -47,7 +47,9 @@ func TestReadRefusesWhatIsNotASchemaFile(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error saying %q", path, err, want)
 		}
-		if d := time.Since(start); d > 2*time.Second {
+		// A guard against reading an endless file to its end, not a
+		// speed check.
+		if d := time.Since(start); d > 30*time.Second {
 			t.Errorf("%s: took %v", path, d)
 		}
 	}
