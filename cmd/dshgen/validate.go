@@ -102,6 +102,26 @@ gen/wire/validate/RULES.md.`,
 					return usageErr(err)
 				}
 			}
+			// Every input is opened before anything is printed: a file that
+			// cannot be read ends the run (exit 2, each one named) without a
+			// report that would look like a clean verdict.
+			files := make([]*os.File, len(args))
+			var openErrs []error
+			for i, a := range args {
+				if a == "-" {
+					continue
+				}
+				f, err := os.Open(a)
+				if err != nil {
+					openErrs = append(openErrs, err)
+					continue
+				}
+				defer f.Close()
+				files[i] = f
+			}
+			if len(openErrs) > 0 {
+				return usageErr(errors.Join(openErrs...))
+			}
 			// Findings are written as they are final (bounded memory on
 			// any input; see validate.ReportWriter for each format).
 			rw, err := validate.NewReportWriter(cmd.OutOrStdout(), format)
@@ -117,19 +137,11 @@ gen/wire/validate/RULES.md.`,
 				rw.Finding(f)
 			}
 			var inputErrs []error
-			for _, a := range args {
+			for i, a := range args {
 				name := a
-				var r io.Reader
+				var r io.Reader = files[i]
 				if a == "-" {
 					name, r = stdinName, cmd.InOrStdin()
-				} else {
-					f, err := os.Open(a)
-					if err != nil {
-						inputErrs = append(inputErrs, err)
-						continue
-					}
-					defer f.Close()
-					r = f
 				}
 				in := validate.Input{Name: name, Direction: dir, Both: both, MaxFrameBytes: maxFrameBytes}
 				rw.BeginStream(name)

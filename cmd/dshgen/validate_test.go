@@ -198,6 +198,14 @@ func TestValidateCLIUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d\n%s%s", args, code, out, errOut)
 		}
 	}
+	// An input that cannot be opened, even after a good one: nothing is
+	// printed on stdout (no summary that reads like a verdict), and every
+	// missing file is named.
+	missing := []string{filepath.Join(repoRoot(t), "no-such-1.jsonl"), filepath.Join(repoRoot(t), "no-such-2.jsonl")}
+	code, out, errOut := runValidate(t, nil, good, missing[0], missing[1])
+	if code != 2 || out != "" || !strings.Contains(errOut, missing[0]) || !strings.Contains(errOut, missing[1]) {
+		t.Errorf("missing inputs: exit %d\nstdout %q\nstderr %q", code, out, errOut)
+	}
 }
 
 func TestValidateCLIMaxFrameBytes(t *testing.T) {
