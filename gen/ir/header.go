@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -31,6 +32,21 @@ func (m *Model) HeaderLines(o Options) []string {
 		lines = append(lines, fmt.Sprintf("Overlay %s sha256 %s.", filepath.Base(ov.File), ov.SHA256))
 	}
 	return lines
+}
+
+var releaseRe = regexp.MustCompile(`^v?([0-9]+\.[0-9]+\.[0-9]+)$`)
+
+// PackageVersion is the version every generated package declares (the
+// Python pyproject.toml and the TypeScript package.json; Go modules take
+// theirs from tags): the dshgen version when it is a release MAJOR.MINOR.PATCH
+// (a leading "v" dropped), which both PEP 440 and semver accept, else 0.0.0.
+// One rule, so the Python and TypeScript packages of one generation carry
+// the same version.
+func (o Options) PackageVersion() string {
+	if m := releaseRe.FindStringSubmatch(o.Version); m != nil {
+		return m[1]
+	}
+	return "0.0.0"
 }
 
 // IsGenerated reports whether data carries the generator line of

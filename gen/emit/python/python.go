@@ -54,7 +54,7 @@ func (e *emitter) emit() ([]ir.File, error) {
 		Package:         e.pkg,
 		Title:           e.m.Title,
 		SchemaFile:      path.Base(strings.ReplaceAll(e.m.File, "\\", "/")),
-		Version:         pep440(e.o.Version),
+		Version:         e.o.PackageVersion(),
 		Description:     tomlStr(e.description()),
 		RequestMap:      e.m.RequestMap.Of(py),
 		NotificationMap: e.m.NotificationMap.Of(py),
@@ -182,17 +182,6 @@ func afterImports(body string) string {
 var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func isIdentifier(s string) bool { return identRe.MatchString(s) }
-
-var pep440Re = regexp.MustCompile(`^v?([0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?(\.post[0-9]+)?(\.dev[0-9]+)?)$`)
-
-// pep440 returns the dshgen version as a package version when it is one
-// (a leading "v" dropped), else 0.0.0.
-func pep440(v string) string {
-	if m := pep440Re.FindStringSubmatch(v); m != nil {
-		return m[1]
-	}
-	return "0.0.0"
-}
 
 func tomlStr(s string) string {
 	var b strings.Builder

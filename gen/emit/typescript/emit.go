@@ -100,6 +100,7 @@ type emitter struct {
 type view struct {
 	Header      []string
 	Package     string
+	Version     string // Options.PackageVersion
 	Title       string
 	Description []string
 	SchemaFile  string
@@ -212,6 +213,7 @@ func (e *emitter) build() (*view, error) {
 	v := &view{
 		Header:      m.HeaderLines(e.o),
 		Package:     e.o.PackageName(),
+		Version:     e.o.PackageVersion(),
 		Title:       m.Title,
 		Description: ir.DocLines(m.Description),
 		SHA256:      m.SHA256,
