@@ -275,15 +275,15 @@ func TestValidateTypeInstalled(t *testing.T) {
 // round-trip through the Go bindings generated from each published schema
 // (dshgen conformance --lang go). ACP's two extension-method frames are
 // not held to it (no binding types them); MCP 2025-11-25's two
-// task-augmented results (CreateTaskResult, a result alternative the
-// bindings do not type yet: they decode the method's result type) fail.
+// task-augmented results (CreateTaskResult, a result alternative) decode
+// as the method's result union (ir.Method.ResultUnion).
 func TestProtocolSuitesRoundTripGo(t *testing.T) {
 	cases := []struct {
 		suite protocolSuite
 		sum   string
 		fails []string
 	}{
-		{protocolSuites[0], "82 frames, 82 valid; round-tripped: go 80/82", []string{"03-tasks-both-directions.log:5: go: does not decode: result of tools/call", "03-tasks-both-directions.log:14: go: does not decode: result of sampling/createMessage"}},
+		{protocolSuites[0], "82 frames, 82 valid; round-tripped: go 82/82", nil},
 		{protocolSuites[1], "57 frames, 57 valid; round-tripped: go 57/57", nil},
 		{protocolSuites[2], "69 frames, 67 valid; round-tripped: go 67/67", nil},
 	}

@@ -111,7 +111,7 @@ func (l *loader) methods(root loc, m *Model) []*Method {
 // inferredMethod builds the Method of an inferred entry.
 func (l *loader) inferredMethod(e *inferred) *Method {
 	me := &Method{Name: e.name, Kind: e.kind, Direction: e.dir, ParamsOptional: e.paramsOptional,
-		Pointer: l.pointerOf(e.at), Source: e.source, nameBase: e.name}
+		Pointer: l.pointerOf(e.at), Source: e.source, nameBase: e.name, at: e.at}
 	me.Names = Names{goPascal(e.name), upperSnake(e.name), pascal(e.name)}
 	if me.Names[LangGo] == "" {
 		l.problem(e.at, fmt.Sprintf("method name %q has no letter or digit to name its constants after", e.name), "add an x-methods entry for it with \"x-name\" (overlay)")
@@ -125,6 +125,49 @@ func (l *loader) inferredMethod(e *inferred) *Method {
 		}
 	}
 	return me
+}
+
+// resultUnions gives every request with result alternatives its
+// ResultUnion: an anyOf of Result and the alternatives, in that order,
+// decided by the rules of every union (l.union: tagged when a required
+// const member tells them apart, else by JSON type, by shape, or ordered
+// tries), named Result + "Or" + each alternative. The types are kept apart
+// from l.types (they are no schema location) and listed in Model.Decls by
+// finish.
+func (l *loader) resultUnions(ms []*Method) {
+	for _, m := range ms {
+		if m.Result == nil || len(m.ResultAlternatives) == 0 {
+			continue
+		}
+		name := m.Result.Name
+		var bs []branch
+		ok := true
+		for i, t := range append([]*Type{m.Result}, m.ResultAlternatives...) {
+			if t == nil {
+				ok = false
+				break
+			}
+			at, found := l.typeLocs[t]
+			if !found {
+				ok = false
+				break
+			}
+			if i > 0 {
+				name += "Or" + t.Name
+			}
+			bs = append(bs, branch{at: at, n: at.Node(), index: i})
+		}
+		if !ok {
+			continue
+		}
+		u := &Type{Name: name, Pointer: m.Pointer, Kind: KindUnion,
+			Description: fmt.Sprintf("The result of %s: %s, or what the method may answer instead (%s).", m.Name, m.Result.Name, strings.TrimPrefix(name, m.Result.Name+"Or"))}
+		u.Names = typeNames(name, overrides{})
+		l.typeLocs[u] = m.at
+		l.union(u, m.at, nil, "anyOf", bs)
+		m.ResultUnion = u
+		l.results = append(l.results, u)
+	}
 }
 
 // inferredType is the type at an inferred params/result location: the
@@ -181,6 +224,7 @@ func (l *loader) explicitMethods(root loc, conv map[string]*inferred) map[string
 			ParamsOptional: e.Get("paramsOptional") != nil && e.Get("paramsOptional").Bool(),
 			Pointer:        l.pointerOf(eat),
 			Source:         l.pointerOf(eat),
+			at:             eat,
 		}
 		base := name
 		if x := e.StrOf(kwName.Name); x != "" {
