@@ -90,17 +90,13 @@ func validateFiles(t *testing.T, args []string, files []string) (map[string][]js
 	return got, frames
 }
 
-// knownGaps are invalid frames whose expected finding needs the union
-// rules of the IR's union work (testdata/protocols/UNIONS.md, rule 4):
-// file → the finding dshgen gives today (rule and pointer). The test fails
-// when the gap closes, so the entry must then be removed.
-var knownGaps = map[string]jsonFinding{
-	// The tools/call result is InputRequiredResult | CallToolResult, told
-	// apart by resultType once the IR types that union; until then the
-	// library's verdict on the whole anyOf is the finding (its message
-	// names the unknown InputRequest method).
-	"mcp-2026-07-28/17-input-request-unknown-method.log": {Line: 4, Rule: "result.schema", Pointer: "/result"},
-}
+// knownGaps are invalid frames whose expected finding dshgen does not give
+// yet: file → the finding it gives today (rule and pointer). The test fails
+// when a gap closes, so the entry must then be removed. None today (the
+// last, MCP 2026-07-28's 17-input-request-unknown-method.log, is caught as
+// union.unknown-tag since the validator explains the only branch of a
+// failed union that the value fits: gen/wire/validate/RULES.md).
+var knownGaps = map[string]jsonFinding{}
 
 // TestProtocolFrameSuites: every valid frame of the MCP 2025-11-25, MCP
 // 2026-07-28 and ACP suites validates without a finding; every invalid
