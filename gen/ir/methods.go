@@ -24,7 +24,7 @@ type MethodEntry struct {
 	ParamsOptional bool       `json:"paramsOptional,omitempty" jsonschema_description:"The params member may be absent."`
 	Result         *SchemaRef `json:"result,omitempty" jsonschema_description:"Requests only: the result type of a success response."`
 	// ResultAlternatives are further result types the validator accepts.
-	ResultAlternatives []SchemaRef `json:"resultAlternatives,omitempty" jsonschema_description:"Requests only: further result types a success response may carry instead of result (the validator accepts any; bindings type the result as result)."`
+	ResultAlternatives []SchemaRef `json:"resultAlternatives,omitempty" jsonschema_description:"Requests only: further result types a success response may carry instead of result (the validator accepts any; bindings type the result as the union of result and these)."`
 	Description        string      `json:"description,omitempty" jsonschema_description:"Documentation for the method."`
 	XName              string      `json:"x-name,omitempty" jsonschema_description:"Naming override for the method's identifiers."`
 }
