@@ -188,6 +188,12 @@ type Method struct {
 	// Params is the params type; ParamsOptional means the member may be absent.
 	Params         *Type
 	ParamsOptional bool
+	// ParamsUndeclared: the def the method was inferred from declares no
+	// params member, so Params is an object type with no members that the
+	// bindings print (<Def>Params, in Model.Decls, not a schema type),
+	// ParamsOptional is true, and the validator checks no params type (a
+	// params member is an error only when the def is closed: Params.Closed).
+	ParamsUndeclared bool
 	// Result is the success result type (requests only, else nil).
 	Result *Type
 	// ResultAlternatives are further result types a success response may

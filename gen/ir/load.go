@@ -29,7 +29,7 @@ type loader struct {
 	fallback map[*Type]*Type // fallback def → its union
 	titled   map[string]titledBranch
 	depth    int
-	results  []*Type // the methods' ResultUnion types (not in types: no schema location)
+	results  []*Type // the methods' ResultUnion and undeclared-params types (not in types: no schema location)
 }
 
 // Source names what a load reads: the root schema (a file, or bytes already

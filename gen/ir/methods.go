@@ -117,7 +117,11 @@ func (l *loader) inferredMethod(e *inferred) *Method {
 		l.problem(e.at, fmt.Sprintf("method name %q has no letter or digit to name its constants after", e.name), "add an x-methods entry for it with \"x-name\" (overlay)")
 		return nil
 	}
-	me.Params = l.inferredType(e.params, me.Names[LangGo]+"Params")
+	if e.noParams {
+		me.Params, me.ParamsUndeclared = l.undeclaredParams(e.at), true
+	} else {
+		me.Params = l.inferredType(e.params, me.Names[LangGo]+"Params")
+	}
 	if e.kind == Request {
 		me.Result = l.inferredType(e.result, me.Names[LangGo]+"Result")
 		for _, a := range e.alts {
@@ -168,6 +172,28 @@ func (l *loader) resultUnions(ms []*Method) {
 		m.ResultUnion = u
 		l.results = append(l.results, u)
 	}
+}
+
+// undeclaredParams is the params type of a method whose def declares no
+// params member: an object with no members, named like an inline member
+// (the def's name + "Params": PingRequest → PingRequestParams), closed when
+// the def is (additionalProperties: false: no params at all), else open
+// (any members kept). Like a result union it is in Model.Decls, not in
+// Model.Types: it is no schema location.
+func (l *loader) undeclaredParams(def loc) *Type {
+	n := def.Node()
+	owner := defName(def)
+	if t, ok := l.types[def.Key()]; ok {
+		owner = t.Name
+	}
+	name := owner + "Params"
+	t := &Type{Name: name, Pointer: l.pointerOf(def) + "/properties/params", Kind: KindObject,
+		Closed:      n.Get("additionalProperties") != nil && n.Get("additionalProperties").Kind() == schemadoc.Bool && !n.Get("additionalProperties").Bool(),
+		Description: fmt.Sprintf("The params of %s, which declares no params member: the member may be absent (JSON-RPC 2.0).", owner)}
+	t.Names = typeNames(name, overrides{})
+	l.typeLocs[t] = def
+	l.results = append(l.results, t)
+	return t
 }
 
 // inferredType is the type at an inferred params/result location: the
