@@ -208,7 +208,8 @@ type Method struct {
 	// decided by the union rules of every oneOf/anyOf (an anyOf of the
 	// $refs, in this order: README.md "Result unions"), and listed in
 	// Model.Decls, not in Model.Types (it is no schema location: the
-	// validator checks Result and ResultAlternatives themselves).
+	// validator checks Result and ResultAlternatives themselves); its
+	// Pointer is the method's.
 	ResultUnion *Type
 	// Source says where the entry comes from: "#/x-methods/NAME" (the
 	// schema or an overlay), or the convention it was inferred by with the
