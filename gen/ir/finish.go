@@ -27,7 +27,7 @@ func (l *loader) finish(m *Model) {
 			t.FallbackOf = u
 		}
 	}
-	for _, t := range m.Types {
+	for _, t := range append(append([]*Type(nil), m.Types...), l.results...) {
 		if t.Kind == KindUnion {
 			for _, v := range t.Union.Variants {
 				if v.Type != nil {
@@ -45,7 +45,7 @@ func (l *loader) finish(m *Model) {
 // unknownVariants gives every tagged union its Unknown variant and lists
 // what the bindings declare (Model.Decls).
 func (l *loader) unknownVariants(m *Model) {
-	for _, t := range m.Types {
+	for _, t := range append(append([]*Type(nil), m.Types...), l.results...) {
 		if t.Kind != KindUnion || t.Union.By != ByTag {
 			continue
 		}
@@ -73,6 +73,7 @@ func (l *loader) unknownVariants(m *Model) {
 			t.Names[LangTS] = tsJSONValue
 		}
 	}
+	m.Decls = append(m.Decls, l.results...)
 	sort.SliceStable(m.Decls, func(i, j int) bool {
 		if m.Decls[i].Name != m.Decls[j].Name {
 			return m.Decls[i].Name < m.Decls[j].Name

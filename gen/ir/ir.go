@@ -87,7 +87,8 @@ type Model struct {
 	// Decls is what every binding declares, in one order for all of them
 	// (by Name, then Pointer): every type of Types except fallback branch
 	// types (FallbackOf != nil), plus the Unknown variant of every tagged
-	// union. Emitters print Decls and nothing else.
+	// union, plus the ResultUnion of every method that has one. Emitters
+	// print Decls and nothing else.
 	Decls []*Type
 	// RequestMap and NotificationMap name the two method maps per language
 	// (Go Requests/Notifications, Python REQUESTS/NOTIFICATIONS, TypeScript
@@ -187,13 +188,29 @@ type Method struct {
 	// Params is the params type; ParamsOptional means the member may be absent.
 	Params         *Type
 	ParamsOptional bool
+	// ParamsUndeclared: the def the method was inferred from declares no
+	// params member, so Params is an object type with no members that the
+	// bindings print (<Def>Params, in Model.Decls, not a schema type),
+	// ParamsOptional is true, and the validator checks no params type (a
+	// params member is an error only when the def is closed: Params.Closed).
+	ParamsUndeclared bool
 	// Result is the success result type (requests only, else nil).
 	Result *Type
 	// ResultAlternatives are further result types a success response may
 	// carry instead of Result (MCP 2025-11-25: CreateTaskResult answers a
 	// task-augmented request). The validator accepts a result that matches
-	// Result or any of them; the bindings type the result as Result.
+	// Result or any of them; the bindings type the result as ResultUnion.
 	ResultAlternatives []*Type
+	// ResultUnion is the union of Result and ResultAlternatives the
+	// bindings, method tables and SDKs type the result as (nil when the
+	// method has no alternatives; see BindingResult). It is named Result's
+	// name + "Or" + each alternative's name (CallToolResultOrCreateTaskResult),
+	// decided by the union rules of every oneOf/anyOf (an anyOf of the
+	// $refs, in this order: README.md "Result unions"), and listed in
+	// Model.Decls, not in Model.Types (it is no schema location: the
+	// validator checks Result and ResultAlternatives themselves); its
+	// Pointer is the method's.
+	ResultUnion *Type
 	// Source says where the entry comes from: "#/x-methods/NAME" (the
 	// schema or an overlay), or the convention it was inferred by with the
 	// defs it was read from (see METHODS.md).
@@ -202,6 +219,17 @@ type Method struct {
 	Pointer string
 
 	nameBase string // the entry's x-name, else Name: what every identifier is made from
+	at       loc    // the entry (x-methods) or the def it was inferred from
+}
+
+// BindingResult is the type the bindings print for a request's result:
+// ResultUnion when the method has result alternatives, else Result (nil
+// for a notification).
+func (m *Method) BindingResult() *Type {
+	if m.ResultUnion != nil {
+		return m.ResultUnion
+	}
+	return m.Result
 }
 
 // TypeKind says what shape a named type has.

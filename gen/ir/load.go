@@ -29,6 +29,7 @@ type loader struct {
 	fallback map[*Type]*Type // fallback def → its union
 	titled   map[string]titledBranch
 	depth    int
+	results  []*Type // the methods' ResultUnion and undeclared-params types (not in types: no schema location)
 }
 
 // Source names what a load reads: the root schema (a file, or bytes already
@@ -116,6 +117,7 @@ func build(set *schemadoc.Set, path string, lenient bool) (*Model, []Problem, er
 	}
 	typing := len(l.problems)
 	m.Methods = l.methods(at, m)
+	l.resultUnions(m.Methods)
 	m.SDK = l.sdk(m, at)
 	m.ErrorCodes = l.errorCodes(at)
 	for _, r := range root.Root.Get(kwRuleSets.Name).Items() {

@@ -24,7 +24,7 @@ type MethodEntry struct {
 	ParamsOptional bool       `json:"paramsOptional,omitempty" jsonschema_description:"The params member may be absent."`
 	Result         *SchemaRef `json:"result,omitempty" jsonschema_description:"Requests only: the result type of a success response."`
 	// ResultAlternatives are further result types the validator accepts.
-	ResultAlternatives []SchemaRef `json:"resultAlternatives,omitempty" jsonschema_description:"Requests only: further result types a success response may carry instead of result (the validator accepts any; bindings type the result as result)."`
+	ResultAlternatives []SchemaRef `json:"resultAlternatives,omitempty" jsonschema_description:"Requests only: further result types a success response may carry instead of result (the validator accepts any; bindings type the result as the union of result and these)."`
 	Description        string      `json:"description,omitempty" jsonschema_description:"Documentation for the method."`
 	XName              string      `json:"x-name,omitempty" jsonschema_description:"Naming override for the method's identifiers."`
 }
@@ -111,13 +111,17 @@ func (l *loader) methods(root loc, m *Model) []*Method {
 // inferredMethod builds the Method of an inferred entry.
 func (l *loader) inferredMethod(e *inferred) *Method {
 	me := &Method{Name: e.name, Kind: e.kind, Direction: e.dir, ParamsOptional: e.paramsOptional,
-		Pointer: l.pointerOf(e.at), Source: e.source, nameBase: e.name}
+		Pointer: l.pointerOf(e.at), Source: e.source, nameBase: e.name, at: e.at}
 	me.Names = Names{goPascal(e.name), upperSnake(e.name), pascal(e.name)}
 	if me.Names[LangGo] == "" {
 		l.problem(e.at, fmt.Sprintf("method name %q has no letter or digit to name its constants after", e.name), "add an x-methods entry for it with \"x-name\" (overlay)")
 		return nil
 	}
-	me.Params = l.inferredType(e.params, me.Names[LangGo]+"Params")
+	if e.noParams {
+		me.Params, me.ParamsUndeclared = l.undeclaredParams(e.at), true
+	} else {
+		me.Params = l.inferredType(e.params, me.Names[LangGo]+"Params")
+	}
 	if e.kind == Request {
 		me.Result = l.inferredType(e.result, me.Names[LangGo]+"Result")
 		for _, a := range e.alts {
@@ -125,6 +129,71 @@ func (l *loader) inferredMethod(e *inferred) *Method {
 		}
 	}
 	return me
+}
+
+// resultUnions gives every request with result alternatives its
+// ResultUnion: an anyOf of Result and the alternatives, in that order,
+// decided by the rules of every union (l.union: tagged when a required
+// const member tells them apart, else by JSON type, by shape, or ordered
+// tries), named Result + "Or" + each alternative. The types are kept apart
+// from l.types (they are no schema location) and listed in Model.Decls by
+// finish.
+func (l *loader) resultUnions(ms []*Method) {
+	for _, m := range ms {
+		if m.Result == nil || len(m.ResultAlternatives) == 0 {
+			continue
+		}
+		name := m.Result.Name
+		var bs []branch
+		ok := true
+		for i, t := range append([]*Type{m.Result}, m.ResultAlternatives...) {
+			if t == nil {
+				ok = false
+				break
+			}
+			at, found := l.typeLocs[t]
+			if !found {
+				ok = false
+				break
+			}
+			if i > 0 {
+				name += "Or" + t.Name
+			}
+			bs = append(bs, branch{at: at, n: at.Node(), index: i})
+		}
+		if !ok {
+			continue
+		}
+		u := &Type{Name: name, Pointer: m.Pointer, Kind: KindUnion,
+			Description: fmt.Sprintf("The result of %s: %s, or what the method may answer instead (%s).", m.Name, m.Result.Name, strings.TrimPrefix(name, m.Result.Name+"Or"))}
+		u.Names = typeNames(name, overrides{})
+		l.typeLocs[u] = m.at
+		l.union(u, m.at, nil, "anyOf", bs)
+		m.ResultUnion = u
+		l.results = append(l.results, u)
+	}
+}
+
+// undeclaredParams is the params type of a method whose def declares no
+// params member: an object with no members, named like an inline member
+// (the def's name + "Params": PingRequest → PingRequestParams), closed when
+// the def is (additionalProperties: false: no params at all), else open
+// (any members kept). Like a result union it is in Model.Decls, not in
+// Model.Types: it is no schema location.
+func (l *loader) undeclaredParams(def loc) *Type {
+	n := def.Node()
+	owner := defName(def)
+	if t, ok := l.types[def.Key()]; ok {
+		owner = t.Name
+	}
+	name := owner + "Params"
+	t := &Type{Name: name, Pointer: l.pointerOf(def) + "/properties/params", Kind: KindObject,
+		Closed:      n.Get("additionalProperties") != nil && n.Get("additionalProperties").Kind() == schemadoc.Bool && !n.Get("additionalProperties").Bool(),
+		Description: fmt.Sprintf("The params of %s, which declares no params member: the member may be absent (JSON-RPC 2.0).", owner)}
+	t.Names = typeNames(name, overrides{})
+	l.typeLocs[t] = def
+	l.results = append(l.results, t)
+	return t
 }
 
 // inferredType is the type at an inferred params/result location: the
@@ -181,6 +250,7 @@ func (l *loader) explicitMethods(root loc, conv map[string]*inferred) map[string
 			ParamsOptional: e.Get("paramsOptional") != nil && e.Get("paramsOptional").Bool(),
 			Pointer:        l.pointerOf(eat),
 			Source:         l.pointerOf(eat),
+			at:             eat,
 		}
 		base := name
 		if x := e.StrOf(kwName.Name); x != "" {

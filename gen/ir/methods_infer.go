@@ -21,10 +21,14 @@ type inferred struct {
 	dir            Direction
 	params         loc // zero Doc: none found
 	paramsOptional bool
-	result         loc
-	alts           []loc
-	source         string
-	at             loc // the def the method was read from, for problems
+	// noParams: the def declares no params member (JSON-RPC 2.0 lets a
+	// request or notification omit params): the method gets the
+	// undeclared-params type and its params are optional.
+	noParams bool
+	result   loc
+	alts     []loc
+	source   string
+	at       loc // the def the method was read from, for problems
 	// published: read from metadata the protocol publishes (ACP meta.json
 	// + x-method), which an x-methods entry may not contradict.
 	published bool
@@ -211,8 +215,7 @@ func (l *loader) inferMCP(root loc) []*inferred {
 			e.params = p
 			e.paramsOptional = !requiredHas(n, "params")
 		} else {
-			e.missing = fmt.Sprintf("method %q: %s declares no params member", name, d)
-			e.missingFix = "add an x-methods entry for it (overlay) naming its params type"
+			e.noParams, e.paramsOptional = true, true
 		}
 		if m.kind == Request {
 			l.mcpResult(root, kw, defs, d, e)
@@ -235,6 +238,8 @@ func (l *loader) inferMCP(root loc) []*inferred {
 			source: l.pointerOf(at) + " (a request with a method const outside the side unions and without a JSON-RPC envelope: an input request)"}
 		if p, ok := l.memberLoc(at, n, "params"); ok {
 			e.params, e.paramsOptional = p, !requiredHas(n, "params")
+		} else {
+			e.noParams, e.paramsOptional = true, true
 		}
 		l.mcpResult(root, kw, defs, d, e)
 		out = append(out, e)

@@ -43,8 +43,8 @@ func (e *emitter) methods(f *jen.File) {
 					jen.Id("ParamsOptional"): jen.Lit(m.ParamsOptional),
 					jen.Id("DecodeParams"):   e.anyDecoder(m.Params),
 				}
-				if m.Result != nil {
-					dd[jen.Id("DecodeResult")] = e.anyDecoder(m.Result)
+				if r := m.BindingResult(); r != nil {
+					dd[jen.Id("DecodeResult")] = e.anyDecoder(r)
 				}
 				d[jen.Id("Method"+m.Names.Of(ir.LangGo))] = jen.Values(dd)
 			}

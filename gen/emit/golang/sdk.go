@@ -144,7 +144,7 @@ func (e *emitter) client(f *jen.File, side *ir.Side) {
 	for _, m := range side.Serves {
 		fields = append(fields, methodDoc(m, 1, "%s serves the %q requests; an error is sent as an error response (see Handler).", m.Handler[ir.LangGo], m.Name).lines()...)
 		fields = append(fields, jen.Id(m.Handler[ir.LangGo]).Func().Params(ctxParam(), jen.Id("params").Add(e.argType(m.Params))).
-			Params(e.argType(m.Result), jen.Error()))
+			Params(e.argType(m.BindingResult()), jen.Error()))
 	}
 	fields = append(fields, (&comment{indent: 1}).para("OnNotification receives every notification no handler above takes (a method the "+
 		"method table does not list, or whose handler is nil) with its params as raw JSON (nil when absent); "+
@@ -243,26 +243,26 @@ func (e *emitter) callMethod(f *jen.File, recv, typ string, m *ir.SDKMethod) {
 	if isObject(m.Params) {
 		c.para("A nil params sends no params member.")
 	}
-	c.para("Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends first, an error wrapping ErrClosed when the connection closes first, an error wrapping a *DecodeError when the result does not decode as %s.", goName(m.Result))
+	c.para("Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends first, an error wrapping ErrClosed when the connection closes first, an error wrapping a *DecodeError when the result does not decode as %s.", goName(m.BindingResult()))
 	addDoc(f, c)
 	method := jen.Id("Method" + m.Names.Of(ir.LangGo))
 	pre, arg := e.sendParams(m.Params)
 	var fail, decode jen.Code
-	if isObject(m.Result) {
+	if isObject(m.BindingResult()) {
 		fail = jen.Return(jen.Nil(), jen.Err())
-		decode = jen.Return(jen.Id("resultOf").Call(method, jen.Id("raw"), e.typeDecoder(m.Result)))
+		decode = jen.Return(jen.Id("resultOf").Call(method, jen.Id("raw"), e.typeDecoder(m.BindingResult())))
 	} else {
-		fail = jen.Block(jen.Var().Id("zero").Add(e.argType(m.Result)), jen.Return(jen.Id("zero"), jen.Err()))
-		decode = jen.Return(jen.Id("valueOf").Call(method, jen.Id("raw"), e.typeDecoder(m.Result)))
+		fail = jen.Block(jen.Var().Id("zero").Add(e.argType(m.BindingResult())), jen.Return(jen.Id("zero"), jen.Err()))
+		decode = jen.Return(jen.Id("valueOf").Call(method, jen.Id("raw"), e.typeDecoder(m.BindingResult())))
 	}
 	body := append(pre,
 		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id(recv).Dot("conn").Dot("Call").Call(jen.Id("ctx"), method, arg),
 		jen.If(jen.Err().Op("!=").Nil()).Block(fail),
 		decode)
 	// func (c *Client) Name(ctx context.Context, params *P) (*R, error) {
-	width := 6 + len(recv) + len(typ) + len(name) + 30 + len(goName(m.Params)) + 4 + len(goName(m.Result)) + 10
+	width := 6 + len(recv) + len(typ) + len(name) + 30 + len(goName(m.Params)) + 4 + len(goName(m.BindingResult())) + 10
 	f.Func().Params(jen.Id(recv).Op("*").Id(typ)).Id(name).Params(wrapParams(width, ctxParam(), jen.Id("params").Add(e.argType(m.Params)))...).
-		Params(e.argType(m.Result), jen.Error()).Block(body...)
+		Params(e.argType(m.BindingResult()), jen.Error()).Block(body...)
 	f.Line()
 }
 
@@ -283,9 +283,9 @@ func (e *emitter) server(f *jen.File, side *ir.Side) {
 	var methods []jen.Code
 	for _, m := range side.Serves {
 		methods = append(methods, methodDoc(m, 1, "%s serves the %q request; an error is sent as an error response (see Handler).", m.Call[ir.LangGo], m.Name).lines()...)
-		width := 4 + len(m.Call[ir.LangGo]) + 30 + len(goName(m.Params)) + 4 + len(goName(m.Result)) + 8
+		width := 4 + len(m.Call[ir.LangGo]) + 30 + len(goName(m.Params)) + 4 + len(goName(m.BindingResult())) + 8
 		methods = append(methods, jen.Id(m.Call[ir.LangGo]).Params(wrapParams(width, ctxParam(), jen.Id("params").Add(e.argType(m.Params)))...).
-			Params(e.argType(m.Result), jen.Error()))
+			Params(e.argType(m.BindingResult()), jen.Error()))
 	}
 	for _, m := range side.Handles {
 		methods = append(methods, methodDoc(m, 1, "%s receives the %q notifications; an error is reported to ConnOptions.OnDropped.", m.Call[ir.LangGo], m.Name).lines()...)

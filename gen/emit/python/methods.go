@@ -77,8 +77,8 @@ func (e *emitter) methodsView() *methodsView {
 		}
 		facts += "."
 		if me.Kind == ir.Request {
-			v.ResultAnn, v.ResultRef, v.ResultDecode = e.typeRef(me.Result)
-			facts += " Result: " + me.Result.Names.Of(py) + "."
+			v.ResultAnn, v.ResultRef, v.ResultDecode = e.typeRef(me.BindingResult())
+			facts += " Result: " + me.BindingResult().Names.Of(py) + "."
 			resAnns = append(resAnns, v.ResultAnn)
 			reqAnns = append(reqAnns, v.ParamsAnn)
 			mv.Requests = append(mv.Requests, v)

@@ -67,7 +67,7 @@ func (e *emitter) sdkMethod(m *ir.SDKMethod) *sdkMethodView {
 	what := "notification"
 	if m.Kind == ir.Request {
 		what = "request"
-		v.ResultAnn, _, v.ResultDecode = e.typeRef(m.Result)
+		v.ResultAnn, _, v.ResultDecode = e.typeRef(m.BindingResult())
 	}
 	src := "Schema: " + m.Pointer + "."
 	switch m.Kind {

@@ -273,8 +273,8 @@ func (e *emitter) build() (*view, error) {
 			mv.Params = me.Params.Names.Of(ir.LangTS)
 		}
 		if me.Result != nil {
-			mv.Result = me.Result.Names.Of(ir.LangTS)
-			mv.ResultShape = e.shape(me.Result)
+			mv.Result = me.BindingResult().Names.Of(ir.LangTS)
+			mv.ResultShape = e.shape(me.BindingResult())
 		}
 		if me.ParamsOptional {
 			v.OptionalParams = append(v.OptionalParams, mv.Wire)
@@ -340,7 +340,7 @@ func (e *emitter) side(s *ir.Side) *sideView {
 				mv.Params = sm.Params.Names.Of(ir.LangTS)
 			}
 			if sm.Result != nil {
-				mv.Result = sm.Result.Names.Of(ir.LangTS)
+				mv.Result = sm.BindingResult().Names.Of(ir.LangTS)
 			}
 			out = append(out, mv)
 		}

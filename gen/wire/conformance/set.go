@@ -36,7 +36,12 @@ type Set struct {
 
 // Generate builds the vector set of m.
 func Generate(m *ir.Model) (*Set, error) {
-	b := &builder{g: newGenerator(m), m: m, compiled: map[string]*jsonschema.Schema{}, seen: map[string]bool{}}
+	b := &builder{g: newGenerator(m), m: m, compiled: map[string]*jsonschema.Schema{}, seen: map[string]bool{}, undeclared: map[*ir.Type]bool{}}
+	for _, me := range m.Methods {
+		if me.ParamsUndeclared {
+			b.undeclared[me.Params] = true
+		}
+	}
 	if err := b.valid(); err != nil {
 		return nil, err
 	}
@@ -53,7 +58,14 @@ type builder struct {
 	set      Set
 	nextID   int
 	seen     map[string]bool // valid lines already emitted
+	// undeclared are the params types of defs without a params member
+	// (ir.Method.ParamsUndeclared).
+	undeclared map[*ir.Type]bool
 }
+
+// noParams reports whether me may carry no params at all: its def declares
+// no params member and is closed.
+func noParams(me *ir.Method) bool { return me.ParamsUndeclared && me.Params.Closed }
 
 func (b *builder) schema(t *ir.Type) (*jsonschema.Schema, error) {
 	if s, ok := b.compiled[t.Pointer]; ok {
@@ -68,6 +80,11 @@ func (b *builder) schema(t *ir.Type) (*jsonschema.Schema, error) {
 }
 
 func (b *builder) build(t *ir.Type, md mode) (any, error) {
+	if b.undeclared[t] {
+		// The params of a def without a params member: no schema to
+		// build from, and an open def takes any object.
+		return NewObj(), nil
+	}
 	s, err := b.schema(t)
 	if err != nil {
 		return nil, err
@@ -140,8 +157,9 @@ func (b *builder) exchange(method *ir.Method, md mode, about string) error {
 	if err != nil {
 		return err
 	}
+	withParams := !noParams(method)
 	id := b.id()
-	fs := []Frame{{Dir: method.Direction, Line: line(envelope(method, id, params, true))}}
+	fs := []Frame{{Dir: method.Direction, Line: line(envelope(method, id, params, withParams))}}
 	if method.Kind == ir.Request {
 		result, err := b.build(method.Result, md)
 		if err != nil {
@@ -281,7 +299,10 @@ func (b *builder) valid() error {
 	}
 	for _, me := range methods {
 		covered := map[*ir.Type]bool{}
-		roots := []*ir.Type{me.Params}
+		var roots []*ir.Type
+		if !me.ParamsUndeclared {
+			roots = append(roots, me.Params)
+		}
 		if me.Result != nil {
 			roots = append(roots, me.Result)
 		}
@@ -330,6 +351,9 @@ func modeName(md mode) string {
 func (b *builder) invalid() error {
 	var req, note *ir.Method
 	for _, me := range b.m.Methods {
+		if noParams(me) {
+			continue
+		}
 		if me.Kind == ir.Request && req == nil && me.Name != "initialize" {
 			req = me
 		}
@@ -423,6 +447,9 @@ func (b *builder) invalid() error {
 	}
 	// params.schema, union.missing-tag and union.unknown-tag per method.
 	for _, me := range b.m.Methods {
+		if me.ParamsUndeclared {
+			continue
+		}
 		if err := b.paramMutations(me, add); err != nil {
 			return err
 		}

@@ -159,6 +159,15 @@ func (v *Validator) explainUnion(ve *jsonschema.ValidationError, t *ir.Type, roo
 		*out = append(*out, issue{ptr: ve.InstanceLocation, schema: unionLoc, branch: branch,
 			msg: fmt.Sprintf("expected %s (%s), but got %s", strings.Join(types, " or "), t.Name, jt)})
 	default:
+		// By shape or by ordered tries: a value that has every required
+		// member of exactly one branch, of the right JSON type, and fails
+		// only inside its members picked that branch (MCP 2026-07-28's
+		// InputRequiredResult | CallToolResult with a bad input request):
+		// its errors are explained as if selected.
+		if idx, ok := onlyFittingBranch(ve); ok {
+			v.explainBranch(ve, idx, root, branch, out)
+			return
+		}
 		names := map[int]string{}
 		for _, x := range u.Variants {
 			n := x.TagValue
@@ -219,6 +228,49 @@ func (v *Validator) explainAnonymousUnion(ve *jsonschema.ValidationError, root a
 		return
 	}
 	v.groupBranches(ve, "", schemaLoc(ve.AbsoluteKeywordLocation), nil, root, branch, out)
+}
+
+// onlyFittingBranch returns the one branch of a failed oneOf/anyOf whose
+// every error is inside the value (below its own location: a member, an
+// item), when there is exactly one; a branch with an error at the value
+// itself (its JSON type, a const or enum, a missing required member, a
+// member it does not allow) does not fit.
+func onlyFittingBranch(ve *jsonschema.ValidationError) (int, bool) {
+	fits := map[int]bool{}
+	var order []int
+	for _, c := range ve.Causes {
+		i, ok := branchIndex(ve, c)
+		if !ok {
+			return 0, false
+		}
+		if _, seen := fits[i]; !seen {
+			fits[i] = true
+			order = append(order, i)
+		}
+		if errorAt(c, ve.InstanceLocation) {
+			fits[i] = false
+		}
+	}
+	found, n := 0, 0
+	for _, i := range order {
+		if fits[i] {
+			found, n = i, n+1
+		}
+	}
+	return found, n == 1
+}
+
+// errorAt reports whether e has a leaf error at the instance location ptr.
+func errorAt(e *jsonschema.ValidationError, ptr string) bool {
+	if len(e.Causes) == 0 {
+		return e.InstanceLocation == ptr
+	}
+	for _, c := range e.Causes {
+		if errorAt(c, ptr) {
+			return true
+		}
+	}
+	return false
 }
 
 // typeMismatchAt reports whether a branch failed because the value at ptr

@@ -621,7 +621,7 @@ func (s *Stream) method(p *prepared, isRequest bool) {
 		// (A request whose id is not an id has its envelope.id finding.)
 		c.add(RuleMethodKind, "", "", fmt.Sprintf("%q is a request but was sent as a notification (without an id)", name))
 	}
-	if raw, ok := p.obj["params"].(rawJSON); ok {
+	if raw, ok := p.obj["params"].(rawJSON); ok && !m.ParamsUndeclared {
 		is, ok := s.v.checkRaw(m.Params, raw)
 		if !ok {
 			p.redo = true
@@ -645,6 +645,15 @@ func (s *Stream) params(c *frameCtx, obj map[string]any, m *ir.Method) []Finding
 			return nil
 		}
 		return []Finding{c.finding(RuleParams, "", "/params", m.Params.Pointer, "", fmt.Sprintf("params missing (required by %s: %s)", m.Name, m.Params.Name))}
+	}
+	if m.ParamsUndeclared {
+		// The def declares no params member: any params, unless the def
+		// is closed.
+		if m.Params.Closed {
+			def := strings.TrimSuffix(m.Params.Pointer, "/properties/params")
+			return []Finding{c.finding(RuleParams, "", "/params", def+"/additionalProperties", "", fmt.Sprintf("params not allowed: %s declares no params member and no other members (additionalProperties: false)", def))}
+		}
+		return nil
 	}
 	return c.issues(RuleParams, "/params", s.v.checkValue(nil, m.Params, p))
 }

@@ -127,8 +127,8 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 	for _, m := range model.Methods {
 		names = append(names, m.Name)
 		v.methods[m.Name] = m
-		for _, t := range append([]*ir.Type{m.Params, m.Result}, m.ResultAlternatives...) {
-			if t == nil || lazy {
+		for i, t := range append([]*ir.Type{m.Params, m.Result}, m.ResultAlternatives...) {
+			if t == nil || lazy || (i == 0 && m.ParamsUndeclared) {
 				continue
 			}
 			if _, err := v.schemaAt(t.Pointer); err != nil {
