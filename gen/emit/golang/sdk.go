@@ -296,6 +296,7 @@ func (e *emitter) server(f *jen.File, side *ir.Side) {
 	addDoc(f, c)
 	f.Type().Id("Server").Interface(methods...)
 	f.Line()
+	e.unimplementedServer(f, side)
 
 	var cases []jen.Code
 	for _, m := range side.Serves {
@@ -340,4 +341,33 @@ func (e *emitter) server(f *jen.File, side *ir.Side) {
 		jen.Return(jen.Nil()))
 	f.Line()
 	e.senders(f, "s", "ServerConn", side)
+}
+
+// unimplementedServer prints UnimplementedServer, the Server a runtime
+// embeds to serve only some of the requests: each of its request methods
+// answers -32601 and each notification method does nothing.
+func (e *emitter) unimplementedServer(f *jen.File, side *ir.Side) {
+	c := &comment{}
+	c.para("UnimplementedServer is a Server that serves nothing: each request method returns ErrMethodNotFound (answered -32601) and each notification method returns nil. Embed it in a Server to implement only the methods it serves; a method the protocol gains later is then answered -32601 instead of breaking the build.")
+	addDoc(f, c)
+	f.Type().Id("UnimplementedServer").Struct()
+	f.Line()
+	for _, m := range side.Serves {
+		name := m.Call[ir.LangGo]
+		addDoc(f, (&comment{}).para("%s answers the %q request with ErrMethodNotFound.", name, m.Name))
+		width := 68 + len(name) + len(goName(m.Params)) + len(goName(m.Result))
+		f.Func().Params(jen.Id("UnimplementedServer")).Id(name).
+			Params(wrapParams(width, jen.Qual(ctxPkg, "Context"), e.argType(m.Params))...).
+			Params(jen.Id("res").Add(e.argType(m.Result)), jen.Err().Error()).
+			Block(jen.Return(jen.Id("res"), jen.Id("ErrMethodNotFound")))
+		f.Line()
+	}
+	for _, m := range side.Handles {
+		name := m.Call[ir.LangGo]
+		addDoc(f, (&comment{}).para("%s ignores the %q notification.", name, m.Name))
+		f.Func().Params(jen.Id("UnimplementedServer")).Id(name).
+			Params(jen.Qual(ctxPkg, "Context"), e.argType(m.Params)).Error().
+			Block(jen.Return(jen.Nil()))
+		f.Line()
+	}
 }

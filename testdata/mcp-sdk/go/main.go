@@ -43,11 +43,11 @@ func main() {
 // model (sampling/createMessage) and roots (roots/list), pings the client,
 // tries a method the client does not serve, and reports progress between.
 type server struct {
-	mcp.Server  // the requests it does not serve: nil methods are never called (see notServed)
-	conn        *mcp.ServerConn
-	initialized chan struct{}
-	once        sync.Once
-	client      string
+	mcp.UnimplementedServer // the requests it does not serve are answered -32601
+	conn                    *mcp.ServerConn
+	initialized             chan struct{}
+	once                    sync.Once
+	client                  string
 }
 
 func serve() error {

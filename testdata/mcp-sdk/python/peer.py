@@ -12,8 +12,8 @@ import json
 import sys
 
 from mcp import types as t
-from mcp.sdk import Client, ServerConn
 from mcp.codec import Absent, JsonValue
+from mcp.sdk import Client, ServerConn
 from mcp.transport import ResponseError
 
 # ---- server ----
@@ -78,7 +78,7 @@ class PeerServer:
             )
         )
         if not isinstance(sample.content, t.TextContent):
-            raise RuntimeError(f"sampling/createMessage: content is {type(sample.content).__name__}, want text")
+            raise TypeError(f"sampling/createMessage: content is {type(sample.content).__name__}, want text")
         answer = sample.content.text
         await progress(2, "roots")
         roots = await self.conn.roots_list()
@@ -104,18 +104,8 @@ class PeerServer:
         )
 
 
-async def stdio() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """This process's stdin and stdout as an asyncio stream pair."""
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    wt, wp = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, sys.stdout)
-    return reader, asyncio.StreamWriter(wt, wp, reader, loop)
-
-
 async def serve() -> None:
-    reader, writer = await stdio()
-    conn = ServerConn.connect(reader, writer)
+    conn = await ServerConn.stdio()
     await conn.serve(PeerServer(conn))
 
 

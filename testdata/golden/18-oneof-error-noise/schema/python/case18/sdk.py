@@ -34,6 +34,7 @@ from .transport import (
     LineTransport,
     MethodNotFoundError,
     start_command,
+    stdio_streams,
 )
 
 __all__ = ["Client", "Server", "ServerConn", "SyncClient", "new_request_id"]
@@ -227,6 +228,20 @@ class ServerConn:
     ) -> ServerConn:
         """A server connection on a stream pair (see LineTransport for the options)."""
         return cls(LineTransport(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped, new_id=new_request_id))
+
+    @classmethod
+    async def stdio(
+        cls,
+        *,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        on_dropped: Callable[[bytes, str], None] | None = None,
+    ) -> ServerConn:
+        """A server connection on this process's stdin and stdout (the way a
+        server started by ``Client.spawn`` speaks; see
+        transport.stdio_streams): its senders write to stdout, so nothing else
+        may."""
+        reader, writer = await stdio_streams()
+        return cls.connect(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped)
 
     async def serve(self, server: Server) -> None:
         """Serve server until the connection closes."""
