@@ -199,6 +199,34 @@ func TestMCPSDKPeers(t *testing.T) {
 				})
 			}
 		}
+		// A server that reads the initialize request, answers a line of
+		// garbage and half a frame, and exits: each client reports the two
+		// lines it dropped and the closed transport, and exits.
+		bad := []string{"sh", "-c", `read -r line; printf 'not json\n{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":'`}
+		for _, c := range langs {
+			t.Run(c+"-client-bad-server", func(t *testing.T) {
+				t.Parallel()
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				argv := append(append(append([]string{}, peers[c]...), "client"), bad...)
+				cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+				cmd.Env = append(os.Environ(), env...)
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("%v (%v)\nstdout:\n%s\nstderr:\n%s", err, ctx.Err(), out, stderr.String())
+				}
+				lines, err := canonicalLines(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := `{"lines":2,"step":"dropped"}` + "\n" + `{"error":"transport closed","step":"initialize"}`
+				if strings.Join(lines, "\n") != want {
+					t.Errorf("transcript:\n%s\nwant:\n%s", strings.Join(lines, "\n"), want)
+				}
+			})
+		}
 	})
 	if t.Failed() {
 		return

@@ -238,9 +238,23 @@ func runClient(argv []string) error {
 			progress <- p
 		},
 	}
+	dropped := 0
+	opts := &mcp.ConnOptions{OnDropped: func(line []byte, err error) {
+		mu.Lock()
+		dropped++
+		mu.Unlock()
+	}}
+	// droppedLine reports the lines the transport did not deliver, if any.
+	droppedLine := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if dropped > 0 {
+			transcript(map[string]any{"step": "dropped", "lines": dropped})
+		}
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stderr = os.Stderr
-	c, err := mcp.StartClient(cmd, h, nil)
+	c, err := mcp.StartClient(cmd, h, opts)
 	if err != nil {
 		return err
 	}
@@ -251,6 +265,11 @@ func runClient(argv []string) error {
 		ClientInfo:      mcp.Implementation{Name: "mcp-peer-client", Version: "1.0.0"},
 		Capabilities:    mcp.ClientCapabilities{Roots: &mcp.ClientCapabilitiesRoots{}, Sampling: &mcp.ClientCapabilitiesSampling{}},
 	})
+	if errors.Is(err, mcp.ErrClosed) {
+		droppedLine()
+		transcript(map[string]any{"step": "initialize", "error": "transport closed"})
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
@@ -292,6 +311,7 @@ func runClient(argv []string) error {
 	transcript(errorLine("tools/call nope", err))
 	_, err = c.Conn().Call(ctx, "peer/unknown", nil)
 	transcript(errorLine("peer/unknown", err))
+	droppedLine()
 	return nil
 }
 

@@ -14,7 +14,7 @@ import sys
 from mcp import types as t
 from mcp.codec import Absent, JsonValue
 from mcp.sdk import Client, ServerConn
-from mcp.transport import ResponseError
+from mcp.transport import ResponseError, TransportClosedError
 
 # ---- server ----
 
@@ -138,7 +138,13 @@ async def call_tool(client: Client, tool: str, arguments: dict[str, JsonValue]) 
 async def run_client(argv: list[str]) -> None:
     served: list[dict[str, object]] = []
     progress: asyncio.Queue[t.ProgressNotificationParams] = asyncio.Queue()
-    client = await Client.spawn(*argv)
+    dropped: list[str] = []
+    client = await Client.spawn(*argv, on_dropped=lambda line, reason: dropped.append(reason))
+
+    def dropped_line() -> None:
+        """Report the lines the transport did not deliver, if any."""
+        if dropped:
+            transcript({"step": "dropped", "lines": len(dropped)})
 
     async def sampling(p: t.CreateMessageRequestParams) -> t.CreateMessageResult:
         served.append({"step": "served", "method": "sampling/createMessage", "params": p.to_json()})
@@ -166,14 +172,19 @@ async def run_client(argv: list[str]) -> None:
     client.on_ping(ping)
     client.on_notifications_progress(on_progress)
     try:
-        init = await client.initialize(
-            t.InitializeRequestParams(
-                protocol_version="2025-11-25",
-                client_info=t.Implementation(name="mcp-peer-client", version="1.0.0"),
-                capabilities=t.ClientCapabilities(roots=t.ClientCapabilitiesRoots(), sampling=t.ClientCapabilitiesSampling()),
-            ),
-            timeout=30,
-        )
+        try:
+            init = await client.initialize(
+                t.InitializeRequestParams(
+                    protocol_version="2025-11-25",
+                    client_info=t.Implementation(name="mcp-peer-client", version="1.0.0"),
+                    capabilities=t.ClientCapabilities(roots=t.ClientCapabilitiesRoots(), sampling=t.ClientCapabilitiesSampling()),
+                ),
+                timeout=30,
+            )
+        except TransportClosedError:
+            dropped_line()
+            transcript({"step": "initialize", "error": "transport closed"})
+            return
         transcript({"step": "initialize", "result": init.to_json()})
         await client.notifications_initialized()
         transcript({"step": "ping", "result": (await client.ping(timeout=30)).to_json()})
@@ -193,6 +204,7 @@ async def run_client(argv: list[str]) -> None:
             await client.transport.request("peer/unknown", timeout=30)
         except Exception as e:  # noqa: BLE001
             transcript(error_line("peer/unknown", e))
+        dropped_line()
     finally:
         await client.close()
 

@@ -3,7 +3,7 @@
 // against the TypeScript SDK dshgen generates from the published schema. The
 // client prints the transcript of what it got as JSON lines (see
 // testdata/mcp-sdk/README.md); gen/emit's TestMCPSDKPeers runs every pair.
-import { ResponseError, serveStdio, spawnServer } from "../src/index.js";
+import { ResponseError, TransportClosedError, serveStdio, spawnServer } from "../src/index.js";
 import type * as T from "../src/index.js";
 import type { Client, Server, ServerConnection } from "../src/index.js";
 
@@ -142,7 +142,17 @@ async function runClient(argv: readonly string[]): Promise<void> {
   if (command === undefined) {
     throw new Error("no server command");
   }
-  const { client } = spawnServer(command, args, { onStderr: (chunk) => process.stderr.write(chunk) });
+  let dropped = 0;
+  const { client } = spawnServer(command, args, {
+    onStderr: (chunk) => process.stderr.write(chunk),
+    transport: { onProblem: () => void dropped++ },
+  });
+  /** Reports the lines the transport did not deliver, if any. */
+  const droppedLine = (): void => {
+    if (dropped > 0) {
+      transcript({ step: "dropped", lines: dropped });
+    }
+  };
   const served: { [key: string]: unknown }[] = [];
   const progress: T.ProgressNotificationParams[] = [];
   let progressed: () => void = () => {};
@@ -174,14 +184,24 @@ async function runClient(argv: readonly string[]): Promise<void> {
   });
   const timeout = { signal: AbortSignal.timeout(30_000) };
   try {
-    const init = await client.initialize(
-      {
-        protocolVersion: "2025-11-25",
-        clientInfo: { name: "mcp-peer-client", version: "1.0.0" },
-        capabilities: { roots: {}, sampling: {} },
-      },
-      timeout,
-    );
+    let init: T.InitializeResult;
+    try {
+      init = await client.initialize(
+        {
+          protocolVersion: "2025-11-25",
+          clientInfo: { name: "mcp-peer-client", version: "1.0.0" },
+          capabilities: { roots: {}, sampling: {} },
+        },
+        timeout,
+      );
+    } catch (e) {
+      if (!(e instanceof TransportClosedError)) {
+        throw e;
+      }
+      droppedLine();
+      transcript({ step: "initialize", error: "transport closed" });
+      return;
+    }
     transcript({ step: "initialize", result: init });
     client.notificationsInitialized();
     transcript({ step: "ping", result: await client.ping(undefined, timeout) });
@@ -203,6 +223,7 @@ async function runClient(argv: readonly string[]): Promise<void> {
     } catch (e) {
       transcript(errorLine("peer/unknown", e));
     }
+    droppedLine();
   } finally {
     await client.close();
   }

@@ -85,11 +85,18 @@ class Client:
         return cls(LineTransport(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped, new_id=new_request_id))
 
     @classmethod
-    async def spawn(cls, *argv: str, env: dict[str, str] | None = None, cwd: str | None = None) -> Client:
-        """Start the server command argv on stdio and return a client on it;
-        ``close`` ends the process."""
+    async def spawn(
+        cls,
+        *argv: str,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        on_dropped: Callable[[bytes, str], None] | None = None,
+    ) -> Client:
+        """Start the server command argv on stdio and return a client on it
+        (see LineTransport for the options); ``close`` ends the process."""
         reader, writer, proc = await start_command(*argv, env=env, cwd=cwd)
-        c = cls(LineTransport(reader, writer, new_id=new_request_id))
+        c = cls(LineTransport(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped, new_id=new_request_id))
         c._process = proc
         return c
 
@@ -170,12 +177,21 @@ class SyncClient:
         self._thread = thread
 
     @classmethod
-    def spawn(cls, *argv: str, env: dict[str, str] | None = None, cwd: str | None = None) -> SyncClient:
-        """Start the server command argv on stdio (see Client.spawn)."""
+    def spawn(
+        cls,
+        *argv: str,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        on_dropped: Callable[[bytes, str], None] | None = None,
+    ) -> SyncClient:
+        """Start the server command argv on stdio (see Client.spawn; on_dropped
+        is called on the client's event loop thread)."""
         loop = asyncio.new_event_loop()
         thread = threading.Thread(target=loop.run_forever, name="dshgen-sync-client", daemon=True)
         thread.start()
-        client = asyncio.run_coroutine_threadsafe(Client.spawn(*argv, env=env, cwd=cwd), loop).result()
+        spawn = Client.spawn(*argv, env=env, cwd=cwd, max_line_bytes=max_line_bytes, on_dropped=on_dropped)
+        client = asyncio.run_coroutine_threadsafe(spawn, loop).result()
         return cls(client, loop, thread)
 
     def _run(self, coro: Coroutine[object, object, _R]) -> _R:
