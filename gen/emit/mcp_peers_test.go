@@ -59,7 +59,8 @@ var mcpTranscript = filepath.Join(root, "testdata", "mcp-sdk", "transcript.jsonl
 
 // mcpPeers builds the peer programs of testdata/mcp-sdk against the SDK
 // generated from the published MCP 2025-11-25 schema into work (one go
-// build, one tsc run; Python runs from source) and returns each language's
+// build, one tsc run; Python runs from source, checked by mypy --strict
+// with the Python checks' venv) and returns each language's
 // command line (without its "client"/"server" argument) and the
 // environment they need.
 func mcpPeers(t *testing.T, m *ir.Model, work string) (map[string][]string, []string) {
@@ -107,6 +108,12 @@ func mcpPeers(t *testing.T, m *ir.Model, work string) (map[string][]string, []st
 	}
 
 	copyIn("python/peer.py", "python/peer.py")
+	if os.Getenv("DSHGEN_PYTHON") != "" {
+		// The Python checks' venv has mypy: the peer type-checks against the
+		// generated package as the Go and TypeScript peers do by compiling.
+		run(t, filepath.Join(work, "python"), nil, py, "-m", "mypy", "--strict", "--no-incremental",
+			"--cache-dir="+filepath.Join(work, ".mypy_cache"), "peer.py")
+	}
 	return map[string][]string{
 			"go":     {goBin},
 			"python": {py, filepath.Join(work, "python", "peer.py")},

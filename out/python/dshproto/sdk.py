@@ -38,7 +38,7 @@ from .transport import (
     stdio_streams,
 )
 
-__all__ = ["Client", "Server", "ServerConn", "SyncClient", "new_request_id"]
+__all__ = ["Client", "Server", "ServerConn", "SyncClient", "UnimplementedServer", "new_request_id"]
 
 _R = TypeVar("_R")
 
@@ -328,6 +328,24 @@ class Server(Protocol):
         Schema: #/x-methods/shutdown.
         """
         ...
+
+
+class UnimplementedServer:
+    """A Server that serves nothing: each request coroutine raises
+    MethodNotFoundError (answered -32601), each notification coroutine does
+    nothing. Subclass it to implement only the methods a server serves."""
+
+    async def initialize(self, params: _t.InitializeParams) -> _t.InitializeResult:
+        """Answer the "initialize" request with -32601."""
+        raise MethodNotFoundError(_m.INITIALIZE)
+
+    async def session_prompt(self, params: _t.SessionPromptParams) -> _t.SessionPromptResult:
+        """Answer the "session/prompt" request with -32601."""
+        raise MethodNotFoundError(_m.SESSION_PROMPT)
+
+    async def shutdown(self, params: _t.ShutdownParams) -> _t.ShutdownResult:
+        """Answer the "shutdown" request with -32601."""
+        raise MethodNotFoundError(_m.SHUTDOWN)
 
 
 class ServerConn:

@@ -13,16 +13,17 @@ import sys
 
 from mcp import types as t
 from mcp.codec import Absent, JsonValue
-from mcp.sdk import Client, ServerConn
+from mcp.sdk import Client, ServerConn, UnimplementedServer
 from mcp.transport import ResponseError, TransportClosedError
 
 # ---- server ----
 
 
-class PeerServer:
+class PeerServer(UnimplementedServer):
     """The MCP server: one tool, "summarize", which asks the client's model
     (sampling/createMessage) and roots (roots/list), pings the client, tries
-    a method the client does not serve, and reports progress between."""
+    a method the client does not serve, and reports progress between. The
+    requests it does not implement are answered -32601 (UnimplementedServer)."""
 
     def __init__(self, conn: ServerConn) -> None:
         self.conn = conn

@@ -37,7 +37,7 @@ from .transport import (
     stdio_streams,
 )
 
-__all__ = ["Client", "Server", "ServerConn", "SyncClient", "new_request_id"]
+__all__ = ["Client", "Server", "ServerConn", "SyncClient", "UnimplementedServer", "new_request_id"]
 
 _R = TypeVar("_R")
 
@@ -222,6 +222,16 @@ class Server(Protocol):
         Schema: #/x-methods/session~1prompt.
         """
         ...
+
+
+class UnimplementedServer:
+    """A Server that serves nothing: each request coroutine raises
+    MethodNotFoundError (answered -32601), each notification coroutine does
+    nothing. Subclass it to implement only the methods a server serves."""
+
+    async def session_prompt(self, params: _t.SessionPromptParams) -> _t.SessionPromptResult:
+        """Answer the "session/prompt" request with -32601."""
+        raise MethodNotFoundError(_m.SESSION_PROMPT)
 
 
 class ServerConn:

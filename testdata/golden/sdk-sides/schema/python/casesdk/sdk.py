@@ -37,7 +37,7 @@ from .transport import (
     stdio_streams,
 )
 
-__all__ = ["Client", "Server", "ServerConn", "SyncClient", "new_request_id"]
+__all__ = ["Client", "Server", "ServerConn", "SyncClient", "UnimplementedServer", "new_request_id"]
 
 _R = TypeVar("_R")
 
@@ -251,6 +251,19 @@ class Server(Protocol):
         Schema: #/x-methods/notifications~1initialized.
         """
         ...
+
+
+class UnimplementedServer:
+    """A Server that serves nothing: each request coroutine raises
+    MethodNotFoundError (answered -32601), each notification coroutine does
+    nothing. Subclass it to implement only the methods a server serves."""
+
+    async def tools_call(self, params: _t.CallParams) -> _t.CallResult:
+        """Answer the "tools/call" request with -32601."""
+        raise MethodNotFoundError(_m.TOOLS_CALL)
+
+    async def notifications_initialized(self, params: _t.Empty) -> None:
+        """Ignore the "notifications/initialized" notifications."""
 
 
 class ServerConn:

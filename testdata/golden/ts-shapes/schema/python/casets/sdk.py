@@ -37,7 +37,7 @@ from .transport import (
     stdio_streams,
 )
 
-__all__ = ["Client", "Server", "ServerConn", "SyncClient", "new_request_id"]
+__all__ = ["Client", "Server", "ServerConn", "SyncClient", "UnimplementedServer", "new_request_id"]
 
 _R = TypeVar("_R")
 
@@ -235,6 +235,20 @@ class Server(Protocol):
         Schema: #/x-methods/thing~1get.
         """
         ...
+
+
+class UnimplementedServer:
+    """A Server that serves nothing: each request coroutine raises
+    MethodNotFoundError (answered -32601), each notification coroutine does
+    nothing. Subclass it to implement only the methods a server serves."""
+
+    async def ping(self, params: _t.Empty) -> _t.Closed:
+        """Answer the "ping" request with -32601."""
+        raise MethodNotFoundError(_m.PING)
+
+    async def thing_get(self, params: _t.GetParams) -> _t.Thing:
+        """Answer the "thing/get" request with -32601."""
+        raise MethodNotFoundError(_m.THING_GET)
 
 
 class ServerConn:
