@@ -247,17 +247,18 @@ func (e *emitter) callMethod(f *jen.File, recv, typ string, m *ir.SDKMethod) {
 	addDoc(f, c)
 	method := jen.Id("Method" + m.Names.Of(ir.LangGo))
 	pre, arg := e.sendParams(m.Params)
-	var fail, decode jen.Code
+	var fail []jen.Code
+	var decode jen.Code
 	if isObject(m.Result) {
-		fail = jen.Return(jen.Nil(), jen.Err())
+		fail = []jen.Code{jen.Return(jen.Nil(), jen.Err())}
 		decode = jen.Return(jen.Id("resultOf").Call(method, jen.Id("raw"), e.typeDecoder(m.Result)))
 	} else {
-		fail = jen.Block(jen.Var().Id("zero").Add(e.argType(m.Result)), jen.Return(jen.Id("zero"), jen.Err()))
+		fail = []jen.Code{jen.Var().Id("zero").Add(e.argType(m.Result)), jen.Return(jen.Id("zero"), jen.Err())}
 		decode = jen.Return(jen.Id("valueOf").Call(method, jen.Id("raw"), e.typeDecoder(m.Result)))
 	}
 	body := append(pre,
 		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id(recv).Dot("conn").Dot("Call").Call(jen.Id("ctx"), method, arg),
-		jen.If(jen.Err().Op("!=").Nil()).Block(fail),
+		jen.If(jen.Err().Op("!=").Nil()).Block(fail...),
 		decode)
 	// func (c *Client) Name(ctx context.Context, params *P) (*R, error) {
 	width := 6 + len(recv) + len(typ) + len(name) + 30 + len(goName(m.Params)) + 4 + len(goName(m.Result)) + 10
