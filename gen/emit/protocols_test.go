@@ -338,6 +338,23 @@ func pyrightPath() string {
 	return ""
 }
 
+// generatedCompilerOptions reads the compilerOptions of a generated
+// tsconfig.json (which starts with a comment header).
+func generatedCompilerOptions(t *testing.T, path string) map[string]any {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		CompilerOptions map[string]any `json:"compilerOptions"`
+	}
+	if i := bytes.IndexByte(raw, '{'); i < 0 || json.Unmarshal(raw[i:], &cfg) != nil || cfg.CompilerOptions == nil {
+		t.Fatalf("generated %s: %s", path, raw)
+	}
+	return cfg.CompilerOptions
+}
+
 // protocolsTS compiles the three TypeScript packages with their generated
 // strict options in one tsc run, then round-trips every example through the
 // MCP 2026-07-28 bindings with the conformance TypeScript driver (a
@@ -346,26 +363,16 @@ func pyrightPath() string {
 func protocolsTS(t *testing.T, work string, m *ir.Model, examples []example) {
 	tsc := tscPath(t)
 	dir := filepath.Join(work, "ts")
-	raw, err := os.ReadFile(filepath.Join(dir, examplesOf, "ts", "tsconfig.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The generated tsconfig.json starts with a comment header.
-	var cfg struct {
-		CompilerOptions map[string]any `json:"compilerOptions"`
-	}
-	if i := bytes.IndexByte(raw, '{'); i < 0 || json.Unmarshal(raw[i:], &cfg) != nil {
-		t.Fatalf("generated tsconfig.json: %s", raw)
-	}
-	delete(cfg.CompilerOptions, "rootDir")
-	delete(cfg.CompilerOptions, "outDir")
-	cfg.CompilerOptions["noEmit"] = true
-	cfg.CompilerOptions["typeRoots"] = []string{nodeTypes(t)}
+	opts := generatedCompilerOptions(t, filepath.Join(dir, examplesOf, "ts", "tsconfig.json"))
+	delete(opts, "rootDir")
+	delete(opts, "outDir")
+	opts["noEmit"] = true
+	opts["typeRoots"] = []string{nodeTypes(t)}
 	var include []string
 	for _, p := range publishedProtocols {
 		include = append(include, p.name+"/ts/src/*.ts")
 	}
-	top, err := json.Marshal(map[string]any{"compilerOptions": cfg.CompilerOptions, "include": include})
+	top, err := json.Marshal(map[string]any{"compilerOptions": opts, "include": include})
 	if err != nil {
 		t.Fatal(err)
 	}

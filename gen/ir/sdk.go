@@ -99,7 +99,7 @@ func (s IDStyle) String() string { return s.Prefix + "{" + string(s.Mint) + "}" 
 // emitters' tests check each list against the generated code.
 var sdkTypes = [numLangs][]string{
 	LangGo: {"Client", "ClientHandlers", "NewClient", "NewRequestID", "NewServerConn", "Server", "ServerConn", "StartClient",
-		"serverHandler"},
+		"UnimplementedServer", "serverHandler"},
 	// Python's SDK is a module of its own (sdk.py) that reaches the types
 	// through "from . import types as _t", so it shares no namespace with them.
 	LangPython: nil,
@@ -123,7 +123,7 @@ var sdkMembers = map[string][numLangs][]string{
 	},
 	"server": {
 		LangGo:     {"Close", "Conn", "Done", "Serve"},
-		LangPython: {"close", "connect", "serve", "transport"},
+		LangPython: {"close", "connect", "serve", "stdio", "transport"},
 		LangTS:     {"close", "transport", "serve"},
 	},
 }

@@ -247,17 +247,18 @@ func (e *emitter) callMethod(f *jen.File, recv, typ string, m *ir.SDKMethod) {
 	addDoc(f, c)
 	method := jen.Id("Method" + m.Names.Of(ir.LangGo))
 	pre, arg := e.sendParams(m.Params)
-	var fail, decode jen.Code
+	var fail []jen.Code
+	var decode jen.Code
 	if isObject(m.BindingResult()) {
-		fail = jen.Return(jen.Nil(), jen.Err())
+		fail = []jen.Code{jen.Return(jen.Nil(), jen.Err())}
 		decode = jen.Return(jen.Id("resultOf").Call(method, jen.Id("raw"), e.typeDecoder(m.BindingResult())))
 	} else {
-		fail = jen.Block(jen.Var().Id("zero").Add(e.argType(m.BindingResult())), jen.Return(jen.Id("zero"), jen.Err()))
+		fail = []jen.Code{jen.Var().Id("zero").Add(e.argType(m.BindingResult())), jen.Return(jen.Id("zero"), jen.Err())}
 		decode = jen.Return(jen.Id("valueOf").Call(method, jen.Id("raw"), e.typeDecoder(m.BindingResult())))
 	}
 	body := append(pre,
 		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id(recv).Dot("conn").Dot("Call").Call(jen.Id("ctx"), method, arg),
-		jen.If(jen.Err().Op("!=").Nil()).Block(fail),
+		jen.If(jen.Err().Op("!=").Nil()).Block(fail...),
 		decode)
 	// func (c *Client) Name(ctx context.Context, params *P) (*R, error) {
 	width := 6 + len(recv) + len(typ) + len(name) + 30 + len(goName(m.Params)) + 4 + len(goName(m.BindingResult())) + 10
@@ -296,6 +297,7 @@ func (e *emitter) server(f *jen.File, side *ir.Side) {
 	addDoc(f, c)
 	f.Type().Id("Server").Interface(methods...)
 	f.Line()
+	e.unimplementedServer(f, side)
 
 	var cases []jen.Code
 	for _, m := range side.Serves {
@@ -340,4 +342,35 @@ func (e *emitter) server(f *jen.File, side *ir.Side) {
 		jen.Return(jen.Nil()))
 	f.Line()
 	e.senders(f, "s", "ServerConn", side)
+}
+
+// unimplementedServer prints UnimplementedServer, the Server a runtime
+// embeds to serve only some of the requests: each of its request methods
+// answers -32601 and each notification method does nothing.
+func (e *emitter) unimplementedServer(f *jen.File, side *ir.Side) {
+	c := &comment{}
+	c.para("UnimplementedServer is a Server that serves nothing: each request method returns ErrMethodNotFound (answered -32601) and each notification method returns nil. Embed it in a Server to implement only the methods it serves; a method the protocol gains later is then answered -32601 instead of breaking the build.")
+	addDoc(f, c)
+	f.Type().Id("UnimplementedServer").Struct()
+	f.Line()
+	f.Var().Id("_").Id("Server").Op("=").Id("UnimplementedServer").Values()
+	f.Line()
+	for _, m := range side.Serves {
+		name := m.Call[ir.LangGo]
+		addDoc(f, (&comment{}).para("%s answers the %q request with ErrMethodNotFound.", name, m.Name))
+		width := 68 + len(name) + len(goName(m.Params)) + len(goName(m.BindingResult()))
+		f.Func().Params(jen.Id("UnimplementedServer")).Id(name).
+			Params(wrapParams(width, jen.Qual(ctxPkg, "Context"), e.argType(m.Params))...).
+			Params(jen.Id("res").Add(e.argType(m.BindingResult())), jen.Err().Error()).
+			Block(jen.Return(jen.Id("res"), jen.Id("ErrMethodNotFound")))
+		f.Line()
+	}
+	for _, m := range side.Handles {
+		name := m.Call[ir.LangGo]
+		addDoc(f, (&comment{}).para("%s ignores the %q notification.", name, m.Name))
+		f.Func().Params(jen.Id("UnimplementedServer")).Id(name).
+			Params(jen.Qual(ctxPkg, "Context"), e.argType(m.Params)).Error().
+			Block(jen.Return(jen.Nil()))
+		f.Line()
+	}
 }

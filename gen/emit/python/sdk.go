@@ -26,6 +26,8 @@ type sdkMethodView struct {
 	ParamsOptional, Optional string
 	CallDoc, HandlerDoc      string
 	ServeDoc                 string
+	// UnservedDoc is the docstring of UnimplementedServer's method.
+	UnservedDoc string
 }
 
 func (e *emitter) sdkView() *sdkView {
@@ -78,5 +80,10 @@ func (e *emitter) sdkMethod(m *ir.SDKMethod) *sdkMethodView {
 	}
 	v.HandlerDoc = docstring(docParas("        ", fmt.Sprintf("Receive the %s %ss with handler (a coroutine function).", pyStr(m.Name), what), m.Description, src), "        ")
 	v.ServeDoc = docstring(docParas("        ", fmt.Sprintf("Serve the %s %s.", pyStr(m.Name), what), m.Description, src), "        ")
+	unserved := fmt.Sprintf("Answer the %s request with -32601.", pyStr(m.Name))
+	if m.Kind != ir.Request {
+		unserved = fmt.Sprintf("Ignore the %s notifications.", pyStr(m.Name))
+	}
+	v.UnservedDoc = docstring(docParas("        ", unserved), "        ")
 	return v
 }

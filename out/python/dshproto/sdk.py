@@ -35,9 +35,10 @@ from .transport import (
     LineTransport,
     MethodNotFoundError,
     start_command,
+    stdio_streams,
 )
 
-__all__ = ["Client", "Server", "ServerConn", "SyncClient", "new_request_id"]
+__all__ = ["Client", "Server", "ServerConn", "SyncClient", "UnimplementedServer", "new_request_id"]
 
 _R = TypeVar("_R")
 
@@ -88,11 +89,18 @@ class Client:
         return cls(LineTransport(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped, new_id=new_request_id))
 
     @classmethod
-    async def spawn(cls, *argv: str, env: dict[str, str] | None = None, cwd: str | None = None) -> Client:
-        """Start the server command argv on stdio and return a client on it;
-        ``close`` ends the process."""
+    async def spawn(
+        cls,
+        *argv: str,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        on_dropped: Callable[[bytes, str], None] | None = None,
+    ) -> Client:
+        """Start the server command argv on stdio and return a client on it
+        (see LineTransport for the options); ``close`` ends the process."""
         reader, writer, proc = await start_command(*argv, env=env, cwd=cwd)
-        c = cls(LineTransport(reader, writer, new_id=new_request_id))
+        c = cls(LineTransport(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped, new_id=new_request_id))
         c._process = proc
         return c
 
@@ -239,12 +247,21 @@ class SyncClient:
         self._thread = thread
 
     @classmethod
-    def spawn(cls, *argv: str, env: dict[str, str] | None = None, cwd: str | None = None) -> SyncClient:
-        """Start the server command argv on stdio (see Client.spawn)."""
+    def spawn(
+        cls,
+        *argv: str,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        on_dropped: Callable[[bytes, str], None] | None = None,
+    ) -> SyncClient:
+        """Start the server command argv on stdio (see Client.spawn; on_dropped
+        is called on the client's event loop thread)."""
         loop = asyncio.new_event_loop()
         thread = threading.Thread(target=loop.run_forever, name="dshgen-sync-client", daemon=True)
         thread.start()
-        client = asyncio.run_coroutine_threadsafe(Client.spawn(*argv, env=env, cwd=cwd), loop).result()
+        spawn = Client.spawn(*argv, env=env, cwd=cwd, max_line_bytes=max_line_bytes, on_dropped=on_dropped)
+        client = asyncio.run_coroutine_threadsafe(spawn, loop).result()
         return cls(client, loop, thread)
 
     def _run(self, coro: Coroutine[object, object, _R]) -> _R:
@@ -313,6 +330,24 @@ class Server(Protocol):
         ...
 
 
+class UnimplementedServer:
+    """A Server that serves nothing: each request coroutine raises
+    MethodNotFoundError (answered -32601), each notification coroutine does
+    nothing. Subclass it to implement only the methods a server serves."""
+
+    async def initialize(self, params: _t.InitializeParams) -> _t.InitializeResult:
+        """Answer the "initialize" request with -32601."""
+        raise MethodNotFoundError(_m.INITIALIZE)
+
+    async def session_prompt(self, params: _t.SessionPromptParams) -> _t.SessionPromptResult:
+        """Answer the "session/prompt" request with -32601."""
+        raise MethodNotFoundError(_m.SESSION_PROMPT)
+
+    async def shutdown(self, params: _t.ShutdownParams) -> _t.ShutdownResult:
+        """Answer the "shutdown" request with -32601."""
+        raise MethodNotFoundError(_m.SHUTDOWN)
+
+
 class ServerConn:
     """The server side of a connection: ``serve`` hands what the client sends
     to a Server; its coroutines send the server's notifications and
@@ -333,6 +368,20 @@ class ServerConn:
     ) -> ServerConn:
         """A server connection on a stream pair (see LineTransport for the options)."""
         return cls(LineTransport(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped, new_id=new_request_id))
+
+    @classmethod
+    async def stdio(
+        cls,
+        *,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        on_dropped: Callable[[bytes, str], None] | None = None,
+    ) -> ServerConn:
+        """A server connection on this process's stdin and stdout (the way a
+        server started by ``Client.spawn`` speaks; see
+        transport.stdio_streams): its senders write to stdout, so nothing else
+        may."""
+        reader, writer = await stdio_streams()
+        return cls.connect(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped)
 
     async def serve(self, server: Server) -> None:
         """Serve server until the connection closes."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -350,6 +351,18 @@ def _frame(rid: str | int | None, method: str, params: JsonValue | Absent) -> di
 
 def _id_key(rid: str | int) -> tuple[str, str]:
     return ("s", rid) if isinstance(rid, str) else ("n", str(rid))
+
+
+async def stdio_streams() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """This process's stdin and stdout as a stream pair (the way a server
+    started by ``start_command`` speaks): a reader of stdin and a writer of
+    stdout, so nothing else may write to stdout. stdin must be a pipe, a
+    socket or a terminal (asyncio cannot watch a regular file)."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, sys.stdout)
+    return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
 
 
 async def start_command(*argv: str, env: dict[str, str] | None = None, cwd: str | None = None) -> tuple[asyncio.StreamReader, Writer, asyncio.subprocess.Process]:

@@ -9,7 +9,10 @@ import type * as T from "./types.js";
  * What a server implements: one method per request it receives (returning
  * the result or a promise of it; a thrown ResponseError is answered with its
  * code, message and data, any other error with -32603 and its message) and
- * one per notification it receives. Serve it with {@link ServerConnection}.
+ * one per notification it receives. Serve it with {@link ServerConnection};
+ * serve() takes a Partial<Server>, so a server may implement only what it
+ * serves: a request of a method left out is answered -32601 (method not
+ * found), a notification of one is ignored.
  */
 export interface Server {
 }
@@ -18,7 +21,7 @@ export interface Server {
 const handlers = new Map<string, keyof Server>([
 ]);
 
-function handlerOf(server: Server, method: string): ((params: unknown, context?: HandlerContext) => unknown) | undefined {
+function handlerOf(server: Partial<Server>, method: string): ((params: unknown, context?: HandlerContext) => unknown) | undefined {
   const name = handlers.get(method);
   const handler: unknown = name === undefined ? undefined : server[name];
   return typeof handler === "function" ? (handler.bind(server) as (params: unknown, context?: HandlerContext) => unknown) : undefined;
@@ -51,9 +54,10 @@ export class ServerConnection {
   /**
    * Serves server over the transport and starts it. Requests are handled
    * concurrently, each answered when its handler settles. Resolves when the
-   * transport closes (the client closed its end), with the reason.
+   * transport closes (the client closed its end), with the reason. A request
+   * whose method server leaves out is answered -32601.
    */
-  serve(server: Server, options: ServeOptions = {}): Promise<TransportClosedError> {
+  serve(server: Partial<Server>, options: ServeOptions = {}): Promise<TransportClosedError> {
     const { onRequest, onNotification } = options;
     this.transport.onRequest((method, params, context) => {
       const handler = handlerOf(server, method);
@@ -88,7 +92,7 @@ export class ServerConnection {
  * started by {@link spawnServer} speaks) and returns the connection; its
  * senders write to stdout, so nothing else may.
  */
-export function serveStdio(server: Server, options: ServeOptions & { readonly transport?: LineTransportOptions } = {}): ServerConnection {
+export function serveStdio(server: Partial<Server>, options: ServeOptions & { readonly transport?: LineTransportOptions } = {}): ServerConnection {
   const connection = new ServerConnection(new LineTransport(process.stdin, process.stdout, options.transport));
   void connection.serve(server, options);
   return connection;

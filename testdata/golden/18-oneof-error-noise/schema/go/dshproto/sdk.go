@@ -145,6 +145,19 @@ type Server interface {
 	SessionPrompt(ctx context.Context, params *SessionPromptParams) (*SessionPromptResult, error)
 }
 
+// UnimplementedServer is a Server that serves nothing: each request method returns
+// ErrMethodNotFound (answered -32601) and each notification method returns nil. Embed it in a
+// Server to implement only the methods it serves; a method the protocol gains later is then
+// answered -32601 instead of breaking the build.
+type UnimplementedServer struct{}
+
+var _ Server = UnimplementedServer{}
+
+// SessionPrompt answers the "session/prompt" request with ErrMethodNotFound.
+func (UnimplementedServer) SessionPrompt(context.Context, *SessionPromptParams) (res *SessionPromptResult, err error) {
+	return res, ErrMethodNotFound
+}
+
 // serverHandler is the Handler serving srv: it decodes by method and calls the Server method for
 // it.
 func serverHandler(srv Server) Handler {

@@ -167,6 +167,34 @@ type Server interface {
 	Stop(ctx context.Context, params *StopNotificationParams) error
 }
 
+// UnimplementedServer is a Server that serves nothing: each request method returns
+// ErrMethodNotFound (answered -32601) and each notification method returns nil. Embed it in a
+// Server to implement only the methods it serves; a method the protocol gains later is then
+// answered -32601 instead of breaking the build.
+type UnimplementedServer struct{}
+
+var _ Server = UnimplementedServer{}
+
+// ItemsList answers the "items/list" request with ErrMethodNotFound.
+func (UnimplementedServer) ItemsList(context.Context, *ListParams) (res *ListResult, err error) {
+	return res, ErrMethodNotFound
+}
+
+// Ping answers the "ping" request with ErrMethodNotFound.
+func (UnimplementedServer) Ping(context.Context, *PingRequestParams) (res *PingResult, err error) {
+	return res, ErrMethodNotFound
+}
+
+// Ready ignores the "ready" notification.
+func (UnimplementedServer) Ready(context.Context, *ReadyNotificationParams) error {
+	return nil
+}
+
+// Stop ignores the "stop" notification.
+func (UnimplementedServer) Stop(context.Context, *StopNotificationParams) error {
+	return nil
+}
+
 // serverHandler is the Handler serving srv: it decodes by method and calls the Server method for
 // it.
 func serverHandler(srv Server) Handler {

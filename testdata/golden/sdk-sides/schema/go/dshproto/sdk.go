@@ -170,6 +170,24 @@ type Server interface {
 	NotificationsInitialized(ctx context.Context, params *Empty) error
 }
 
+// UnimplementedServer is a Server that serves nothing: each request method returns
+// ErrMethodNotFound (answered -32601) and each notification method returns nil. Embed it in a
+// Server to implement only the methods it serves; a method the protocol gains later is then
+// answered -32601 instead of breaking the build.
+type UnimplementedServer struct{}
+
+var _ Server = UnimplementedServer{}
+
+// ToolsCall answers the "tools/call" request with ErrMethodNotFound.
+func (UnimplementedServer) ToolsCall(context.Context, *CallParams) (res *CallResult, err error) {
+	return res, ErrMethodNotFound
+}
+
+// NotificationsInitialized ignores the "notifications/initialized" notification.
+func (UnimplementedServer) NotificationsInitialized(context.Context, *Empty) error {
+	return nil
+}
+
 // serverHandler is the Handler serving srv: it decodes by method and calls the Server method for
 // it.
 func serverHandler(srv Server) Handler {

@@ -158,6 +158,24 @@ type Server interface {
 	ThingGet(ctx context.Context, params *GetParams) (*Thing, error)
 }
 
+// UnimplementedServer is a Server that serves nothing: each request method returns
+// ErrMethodNotFound (answered -32601) and each notification method returns nil. Embed it in a
+// Server to implement only the methods it serves; a method the protocol gains later is then
+// answered -32601 instead of breaking the build.
+type UnimplementedServer struct{}
+
+var _ Server = UnimplementedServer{}
+
+// Ping answers the "ping" request with ErrMethodNotFound.
+func (UnimplementedServer) Ping(context.Context, *Empty) (res *Closed, err error) {
+	return res, ErrMethodNotFound
+}
+
+// ThingGet answers the "thing/get" request with ErrMethodNotFound.
+func (UnimplementedServer) ThingGet(context.Context, *GetParams) (res *Thing, err error) {
+	return res, ErrMethodNotFound
+}
+
 // serverHandler is the Handler serving srv: it decodes by method and calls the Server method for
 // it.
 func serverHandler(srv Server) Handler {
