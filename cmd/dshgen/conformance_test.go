@@ -13,6 +13,7 @@ import (
 // round-trip the default corpus and the validator catches every invalid
 // vector.
 func TestConformanceGo(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	code, stdout, stderr := runDshgen(t, repoRoot(t), "conformance", "--lang", "go")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
@@ -26,6 +27,7 @@ func TestConformanceGo(t *testing.T) {
 // member (here: the Go bindings no longer write assistant/message usage) is
 // caught, with the language, the line and the JSON pointer of the member.
 func TestConformanceCatchesBrokenEmitter(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	root := repoRoot(t)
 	out := t.TempDir()
 	if code, _, stderr := runDshgen(t, root, "generate", "--out", out, "--lang", "go"); code != 0 {
@@ -53,6 +55,7 @@ func TestConformanceCatchesBrokenEmitter(t *testing.T) {
 
 // TestConformanceUserCapture: a capture the user points at is round-tripped.
 func TestConformanceUserCapture(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	capture := filepath.Join(repoRoot(t), "..", "shared", "fixtures", "real-captures", "subagent", "interleaved.log")
 	code, stdout, stderr := runDshgen(t, repoRoot(t), "conformance", "--lang", "go", capture)
 	if code != 0 || !strings.Contains(stdout, "1 file, 68 frames") {
@@ -63,6 +66,7 @@ func TestConformanceUserCapture(t *testing.T) {
 // TestConformancePython: the Python bindings round-trip the default corpus
 // (the package needs only the standard library).
 func TestConformancePython(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	if !haveLang(t, "python") {
 		t.Skip("python3 not found")
 	}
@@ -75,6 +79,7 @@ func TestConformancePython(t *testing.T) {
 // TestConformanceTypeScript: the TypeScript bindings round-trip the
 // default corpus.
 func TestConformanceTypeScript(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	if !haveLang(t, "ts") {
 		t.Skip("node or TypeScript (npm ci in testdata/ts) missing")
 	}
