@@ -164,6 +164,7 @@ func nestedFrames(t *testing.T, line51 string) string {
 // 100 good frames round-trips in every language (it used to crash the
 // Python and TypeScript drivers and report 0/101, blamed on line 1).
 func TestConformanceDeepValueAmongGoodFrames(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	langs := langsHere(t)
 	deep := `{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"s","status":"idle","x":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}`
 	code, stdout, stderr := runDshgenEnv(t, repoRoot(t), nil, "conformance", "--lang", strings.Join(langs, ","), nestedFrames(t, deep))
@@ -176,6 +177,7 @@ func TestConformanceDeepValueAmongGoodFrames(t *testing.T) {
 // U+FFFD (encoding/json does) is a mismatch at its own line, with both
 // strings shown; Python and TypeScript keep it.
 func TestConformanceExactStrings(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	langs := langsHere(t)
 	sur := `{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"a\ud800b","status":"idle"}}`
 	code, stdout, _ := runDshgenEnv(t, repoRoot(t), nil, "conformance", "--lang", strings.Join(langs, ","), nestedFrames(t, sur))
@@ -270,6 +272,7 @@ func TestConformanceOutsideRepository(t *testing.T) {
 // TestConformanceNoTypeScript: without TypeScript the TypeScript driver is
 // a setup error that says how to get it.
 func TestConformanceNoTypeScript(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node not found")
 	}
@@ -284,6 +287,7 @@ func TestConformanceNoTypeScript(t *testing.T) {
 // PyPI reference captures (testdata/pypi/captures) and the schema's
 // evidence captures; the validator catches every invalid vector.
 func TestConformanceRevision021(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	langs := []string{"go"}
 	for _, l := range []string{"python", "ts"} {
 		if haveLang(t, l) {
@@ -312,6 +316,7 @@ func TestConformanceRevision021(t *testing.T) {
 // as not checked; bindings that lose a member are caught; an unknown type
 // is a usage error.
 func TestConformanceTypeInstances(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	mcp := filepath.Join(repoRoot(t), "..", "shared", "protocols", "mcp", "2026-07-28")
 	if _, err := os.Stat(filepath.Join(mcp, "schema.json")); err != nil {
 		t.Skipf("the published MCP schema is not here: %v", err)
