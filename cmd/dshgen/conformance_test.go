@@ -13,6 +13,7 @@ import (
 // round-trip the default corpus and the validator catches every invalid
 // vector.
 func TestConformanceGo(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	code, stdout, stderr := runDshgen(t, repoRoot(t), "conformance", "--lang", "go")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
@@ -26,6 +27,7 @@ func TestConformanceGo(t *testing.T) {
 // member (here: the Go bindings no longer write assistant/message usage) is
 // caught, with the language, the line and the JSON pointer of the member.
 func TestConformanceCatchesBrokenEmitter(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	root := repoRoot(t)
 	out := t.TempDir()
 	if code, _, stderr := runDshgen(t, root, "generate", "--out", out, "--lang", "go"); code != 0 {
@@ -53,6 +55,7 @@ func TestConformanceCatchesBrokenEmitter(t *testing.T) {
 
 // TestConformanceUserCapture: a capture the user points at is round-tripped.
 func TestConformanceUserCapture(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	capture := filepath.Join(repoRoot(t), "..", "shared", "fixtures", "real-captures", "subagent", "interleaved.log")
 	code, stdout, stderr := runDshgen(t, repoRoot(t), "conformance", "--lang", "go", capture)
 	if code != 0 || !strings.Contains(stdout, "1 file, 68 frames") {
@@ -63,6 +66,7 @@ func TestConformanceUserCapture(t *testing.T) {
 // TestConformancePython: the Python bindings round-trip the default corpus
 // (the package needs only the standard library).
 func TestConformancePython(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	if !haveLang(t, "python") {
 		t.Skip("python3 not found")
 	}
@@ -75,6 +79,7 @@ func TestConformancePython(t *testing.T) {
 // TestConformanceTypeScript: the TypeScript bindings round-trip the
 // default corpus.
 func TestConformanceTypeScript(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	if !haveLang(t, "ts") {
 		t.Skip("node or TypeScript (npm ci in testdata/ts) missing")
 	}
@@ -159,6 +164,7 @@ func nestedFrames(t *testing.T, line51 string) string {
 // 100 good frames round-trips in every language (it used to crash the
 // Python and TypeScript drivers and report 0/101, blamed on line 1).
 func TestConformanceDeepValueAmongGoodFrames(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	langs := langsHere(t)
 	deep := `{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"s","status":"idle","x":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}`
 	code, stdout, stderr := runDshgenEnv(t, repoRoot(t), nil, "conformance", "--lang", strings.Join(langs, ","), nestedFrames(t, deep))
@@ -171,6 +177,7 @@ func TestConformanceDeepValueAmongGoodFrames(t *testing.T) {
 // U+FFFD (encoding/json does) is a mismatch at its own line, with both
 // strings shown; Python and TypeScript keep it.
 func TestConformanceExactStrings(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	langs := langsHere(t)
 	sur := `{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"a\ud800b","status":"idle"}}`
 	code, stdout, _ := runDshgenEnv(t, repoRoot(t), nil, "conformance", "--lang", strings.Join(langs, ","), nestedFrames(t, sur))
@@ -265,6 +272,7 @@ func TestConformanceOutsideRepository(t *testing.T) {
 // TestConformanceNoTypeScript: without TypeScript the TypeScript driver is
 // a setup error that says how to get it.
 func TestConformanceNoTypeScript(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node not found")
 	}
@@ -279,6 +287,7 @@ func TestConformanceNoTypeScript(t *testing.T) {
 // PyPI reference captures (testdata/pypi/captures) and the schema's
 // evidence captures; the validator catches every invalid vector.
 func TestConformanceRevision021(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	langs := []string{"go"}
 	for _, l := range []string{"python", "ts"} {
 		if haveLang(t, l) {
@@ -307,6 +316,7 @@ func TestConformanceRevision021(t *testing.T) {
 // as not checked; bindings that lose a member are caught; an unknown type
 // is a usage error.
 func TestConformanceTypeInstances(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
 	mcp := filepath.Join(repoRoot(t), "..", "shared", "protocols", "mcp", "2026-07-28")
 	if _, err := os.Stat(filepath.Join(mcp, "schema.json")); err != nil {
 		t.Skipf("the published MCP schema is not here: %v", err)

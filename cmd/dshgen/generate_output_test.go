@@ -60,11 +60,21 @@ func TestGenerateRefusesBeforeWriting(t *testing.T) {
 			return []string{"--go-module", "example.com/x/dshproto"}
 		}, "go.mod: exists and was not written by dshgen"},
 	}
+	// The old tree is of another package name: a successful run would
+	// rewrite or remove every file. It is generated once; each case, run in
+	// parallel, gets a copy of its own (the same bytes, at the same relative
+	// paths).
+	old := generateInto(t, "--package", "oldproto")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			// The old tree is of another package name: a successful run
-			// would rewrite or remove every file.
-			dir := generateInto(t, "--package", "oldproto")
+			t.Parallel()
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(old)); err != nil {
+				t.Fatal(err)
+			}
+			if treeHash(t, dir) != treeHash(t, old) {
+				t.Fatal("the copy of the old tree differs from it")
+			}
 			os.MkdirAll(filepath.Join(dir, "out", "go", "dshproto"), 0o755)
 			extra := c.setup(t, dir)
 			before := treeHash(t, dir)
