@@ -3,6 +3,7 @@ package hardinputs_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -510,4 +511,100 @@ func clip(s string) string {
 		return s[:max] + fmt.Sprintf("\n... (%d more bytes)", len(s)-max)
 	}
 	return s
+}
+
+// tsBatch type-checks the TypeScript packages of many cases in one tsc run:
+// add copies a case's ts/ directory (its temp dir goes when its subtest
+// ends) and check, after every case has finished, compiles one program
+// over all of them with the generated tsconfig's options and reports each
+// error against the case whose file it names. A case whose tsconfig.json
+// differs from the first one's is compiled on its own at once.
+type tsBatch struct {
+	root string // the batch's own directory: <root>/<case>/ per package
+
+	mu     sync.Mutex
+	config []byte   // the first case's tsconfig.json without its header
+	cases  []string // directory names under root, in the order added
+}
+
+func (b *tsBatch) add(t *testing.T, dir string) {
+	t.Helper()
+	config, err := os.ReadFile(filepath.Join(dir, "tsconfig.json"))
+	if err != nil {
+		t.Errorf("ts: %v", err)
+		return
+	}
+	config = tsconfigBody(config)
+	name := filepath.Base(t.Name())
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.config == nil {
+		b.config = config
+	}
+	if !bytes.Equal(config, b.config) {
+		compileTS(t, dir)
+		return
+	}
+	if err := os.CopyFS(filepath.Join(b.root, name), os.DirFS(dir)); err != nil {
+		t.Fatalf("ts: copying the package for the batched tsc: %v", err)
+	}
+	b.cases = append(b.cases, name)
+}
+
+// tsconfigBody is a generated tsconfig.json without its leading comment
+// lines (the header names the schema's hash, so it differs per case).
+func tsconfigBody(b []byte) []byte {
+	for bytes.HasPrefix(b, []byte("//")) {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return nil
+		}
+		b = b[i+1:]
+	}
+	return b
+}
+
+func (b *tsBatch) check(t *testing.T) {
+	t.Helper()
+	if len(b.cases) == 0 {
+		return
+	}
+	include := make([]string, len(b.cases))
+	for i, c := range b.cases {
+		include[i] = c + "/src"
+	}
+	config, _ := json.Marshal(map[string]any{
+		"extends":         "./" + b.cases[0] + "/tsconfig.json",
+		"compilerOptions": map[string]any{"rootDir": ".", "noEmit": true},
+		"include":         include,
+	})
+	if err := os.WriteFile(filepath.Join(b.root, "tsconfig.json"), config, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nodeTypes := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(tscJS))), "@types")
+	r := runCmd(b.root, nil, 5*time.Minute, "node", tscJS, "-p", "tsconfig.json", "--noEmit", "--typeRoots", nodeTypes)
+	if r.code == 0 {
+		t.Logf("ts: one tsc (strict) over %d cases: clean", len(b.cases))
+		return
+	}
+	// tsc names each file relative to the batch root: <case>/src/....
+	byCase := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout+r.stderr), "\n") {
+		c, _, _ := strings.Cut(filepath.ToSlash(line), "/")
+		byCase[c] = append(byCase[c], line)
+	}
+	for _, c := range b.cases {
+		if lines := byCase[c]; len(lines) > 0 {
+			t.Errorf("ts: %s: tsc --noEmit (strict): exit %d\n%s", c, r.code, clip(strings.Join(lines, "\n")))
+			delete(byCase, c)
+		}
+	}
+	var rest []string // lines naming no case (the batch's own tsconfig, tsc itself)
+	for _, lines := range byCase {
+		rest = append(rest, lines...)
+	}
+	if len(rest) > 0 {
+		sort.Strings(rest)
+		t.Errorf("ts: tsc --noEmit (strict) over the batch: exit %d\n%s", r.code, clip(strings.Join(rest, "\n")))
+	}
 }

@@ -48,33 +48,45 @@ func TestHostileSchemas(t *testing.T) {
 		t.Fatalf("want at least 20 hostile cases, found %d (%v)", len(dirs), err)
 	}
 	t.Logf("checking the generated output in: %s", strings.Join(checkedLangs(), ", "))
-	for _, ef := range dirs {
-		dir := filepath.Dir(ef)
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			t.Parallel()
-			var exp expectation
-			raw, err := os.ReadFile(ef)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(raw, &exp); err != nil {
-				t.Fatalf("%s: %v", ef, err)
-			}
-			g, err := newListenGuard("127.0.0.1:0")
-			if err != nil {
-				t.Fatalf("the no-fetch guard cannot listen on loopback: %v", err)
-			}
-			defer g.Close()
-			work := filepath.Join(t.TempDir(), filepath.Base(dir))
-			if err := copyCase(dir, work, g.Addr()); err != nil {
-				t.Fatal(err)
-			}
-			runHostile(t, g, filepath.Join(work, "schema.json"), exp)
-		})
-	}
+	// The TypeScript of every generating case is type-checked by one tsc
+	// run after the cases (tsBatch.check): one program over all packages
+	// costs a few seconds, one tsc per case about 2.5 s of CPU each.
+	batch := &tsBatch{root: t.TempDir()}
+	t.Run("cases", func(t *testing.T) {
+		for _, ef := range dirs {
+			hostileCase(t, ef, batch)
+		}
+	})
+	batch.check(t)
 }
 
-func runHostile(t *testing.T, guard *listenGuard, schema string, exp expectation) {
+// hostileCase runs the case whose expect.json is ef as a parallel subtest.
+func hostileCase(t *testing.T, ef string, batch *tsBatch) {
+	dir := filepath.Dir(ef)
+	t.Run(filepath.Base(dir), func(t *testing.T) {
+		t.Parallel()
+		var exp expectation
+		raw, err := os.ReadFile(ef)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &exp); err != nil {
+			t.Fatalf("%s: %v", ef, err)
+		}
+		g, err := newListenGuard("127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("the no-fetch guard cannot listen on loopback: %v", err)
+		}
+		defer g.Close()
+		work := filepath.Join(t.TempDir(), filepath.Base(dir))
+		if err := copyCase(dir, work, g.Addr()); err != nil {
+			t.Fatal(err)
+		}
+		runHostile(t, g, filepath.Join(work, "schema.json"), exp, batch)
+	})
+}
+
+func runHostile(t *testing.T, guard *listenGuard, schema string, exp expectation, batch *tsBatch) {
 	out := filepath.Join(t.TempDir(), "out")
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
@@ -127,6 +139,10 @@ func runHostile(t *testing.T, guard *listenGuard, schema string, exp expectation
 			t.Errorf("python (in-process, --lang python not registered): %v", pyErr)
 		}
 		for _, l := range checkedLangs() {
+			if l == "ts" {
+				batch.add(t, filepath.Join(out, langDirs[l]))
+				continue
+			}
 			// pyright runs on the second protocol; here only with
 			// DSHGEN_PYRIGHT_ALL=1 (mypy --strict runs on every case).
 			compileWith(t, l, out, false)
