@@ -186,20 +186,7 @@ func TestMCPSDKPeers(t *testing.T) {
 					capture := filepath.Join(work, pair+".capture")
 					argv := append(append([]string{}, peers[c]...), "client", self)
 					argv = append(append(argv, peers[s]...), "server")
-					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-					defer cancel()
-					cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-					cmd.Env = append(append(os.Environ(), env...), mcpTapEnv+"="+capture)
-					var stderr bytes.Buffer
-					cmd.Stderr = &stderr
-					out, err := cmd.Output()
-					if err != nil {
-						t.Fatalf("%v (%v)\nstdout:\n%s\nstderr:\n%s", err, ctx.Err(), out, stderr.String())
-					}
-					lines, err := canonicalLines(out)
-					if err != nil {
-						t.Fatal(err)
-					}
+					lines := runPeer(t, argv, append(append([]string{}, env...), mcpTapEnv+"="+capture))
 					mu.Lock()
 					got[pair] = outcome{lines, capture}
 					mu.Unlock()
@@ -213,21 +200,8 @@ func TestMCPSDKPeers(t *testing.T) {
 		for _, c := range langs {
 			t.Run(c+"-client-bad-server", func(t *testing.T) {
 				t.Parallel()
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				defer cancel()
 				argv := append(append(append([]string{}, peers[c]...), "client"), bad...)
-				cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-				cmd.Env = append(os.Environ(), env...)
-				var stderr bytes.Buffer
-				cmd.Stderr = &stderr
-				out, err := cmd.Output()
-				if err != nil {
-					t.Fatalf("%v (%v)\nstdout:\n%s\nstderr:\n%s", err, ctx.Err(), out, stderr.String())
-				}
-				lines, err := canonicalLines(out)
-				if err != nil {
-					t.Fatal(err)
-				}
+				lines := runPeer(t, argv, env)
 				want := `{"lines":2,"step":"dropped"}` + "\n" + `{"error":"transport closed","step":"initialize"}`
 				if strings.Join(lines, "\n") != want {
 					t.Errorf("transcript:\n%s\nwant:\n%s", strings.Join(lines, "\n"), want)
@@ -290,4 +264,25 @@ func TestMCPSDKPeers(t *testing.T) {
 			t.Errorf("%s: %s", pair, l)
 		}
 	}
+}
+
+// runPeer runs a client peer (argv, with env added to the environment; two
+// minutes at most) and returns its transcript's lines, canonical.
+func runPeer(t *testing.T, argv, env []string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v (%v)\nstdout:\n%s\nstderr:\n%s", err, ctx.Err(), out, stderr.String())
+	}
+	lines, err := canonicalLines(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
 }

@@ -46,6 +46,22 @@ func TestOnlyFittingBranch(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := newValidator(t, sp, Options{})
+	kept := clientFindings(t, v, fp)
+	checkFindings(t, kept, []want{
+		{line: 1, rule: RuleUnionUnknownTag, sev: Error, pointer: "/params/step/kind", msg: []string{`"jump"`}},
+		{line: 2, rule: RuleParams, sev: Error, pointer: "/params/name", msg: []string{"expected string, but got number"}},
+		// Fits no branch (Job lacks step, Probe target), or both (each
+		// fails inside): one finding listing each branch's reasons.
+		{line: 3, rule: RuleParams, sev: Error, pointer: "/params", msg: []string{"no branch of RunParams matched", "Job: missing properties: 'step'", "Probe: missing properties: 'target'"}},
+		{line: 4, rule: RuleParams, sev: Error, pointer: "/params", msg: []string{"no branch of RunParams matched", "Job: /step", "Probe: /target"}},
+	})
+}
+
+// clientFindings validates the client-to-server NDJSON file fp and returns
+// its findings other than request.unanswered (the files hold requests
+// only).
+func clientFindings(t *testing.T, v *Validator, fp string) []Finding {
+	t.Helper()
 	res, err := v.ValidateFile(fp, Input{Name: "f.jsonl", Direction: ir.ClientToServer})
 	if err != nil {
 		t.Fatal(err)
@@ -56,12 +72,5 @@ func TestOnlyFittingBranch(t *testing.T) {
 			kept = append(kept, f)
 		}
 	}
-	checkFindings(t, kept, []want{
-		{line: 1, rule: RuleUnionUnknownTag, sev: Error, pointer: "/params/step/kind", msg: []string{`"jump"`}},
-		{line: 2, rule: RuleParams, sev: Error, pointer: "/params/name", msg: []string{"expected string, but got number"}},
-		// Fits no branch (Job lacks step, Probe target), or both (each
-		// fails inside): one finding listing each branch's reasons.
-		{line: 3, rule: RuleParams, sev: Error, pointer: "/params", msg: []string{"no branch of RunParams matched", "Job: missing properties: 'step'", "Probe: missing properties: 'target'"}},
-		{line: 4, rule: RuleParams, sev: Error, pointer: "/params", msg: []string{"no branch of RunParams matched", "Job: /step", "Probe: /target"}},
-	})
+	return kept
 }
