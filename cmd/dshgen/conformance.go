@@ -55,7 +55,8 @@ type NAME instead (one JSON document per FILE, pretty-printed is fine, or
 NDJSON), e.g. MCP's official examples. Without FILE: the conformance vectors generated from the
 schema (named valid.log, as 'dshgen generate --vectors DIR' writes them)
 and the invalid vectors, plus, for the shipped schema, every fixture in
-../shared/fixtures when it is there. Stateful rules are not conformance's
+$DSHGEN_SHARED/fixtures, else in ../shared/fixtures beside the dshgen
+checkout the working directory is in, when it is there. Stateful rules are not conformance's
 business: a frame that breaks only those still has to round-trip. Frames
 nesting deeper than 10000 levels are not held to it.
 

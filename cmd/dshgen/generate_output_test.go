@@ -374,7 +374,7 @@ func main() {
 	fmt.Println(ok, len(dshproto.Requests) > 0)
 }
 `), 0o644)
-	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	env := append(os.Environ(), "GOFLAGS=-mod=mod -trimpath", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
 	for _, c := range []struct {
 		dir  string
 		args []string

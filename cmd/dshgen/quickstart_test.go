@@ -70,7 +70,7 @@ func TestREADMEQuickstart(t *testing.T) {
 	}
 	build := exec.Command("go", "build", "./...")
 	build.Dir = filepath.Join(dir, "kvgen", "go", "kvproto")
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod -trimpath")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Errorf("the generated Go module does not build on its own: %v\n%s", err, out)
 	}
@@ -78,7 +78,7 @@ func TestREADMEQuickstart(t *testing.T) {
 	// toy server through the generated Go SDK.
 	build = exec.Command("go", "build", "-o", filepath.Join(dir, "kvclient"), ".")
 	build.Dir = filepath.Join(dir, "client")
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod -trimpath")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("the README's Go client does not build: %v\n%s", err, out)
 	}

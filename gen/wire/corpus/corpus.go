@@ -12,8 +12,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
+
+	"golang.org/x/mod/modfile"
 )
 
 // Frame is one line of a fixture file that parsed as a JSON object.
@@ -31,19 +32,51 @@ type Frame struct {
 	Error     json.RawMessage
 }
 
-// RepoRoot returns the module root (the directory holding go.mod), found
-// from this source file's location.
+// modulePath is the module whose root RepoRoot looks for.
+const modulePath = "github.com/dshgen/dshgen"
+
+// RepoRoot returns the root of the dshgen module: the nearest directory at
+// or above the working directory whose go.mod declares modulePath (go test
+// runs a package's tests in its source directory). It does not use the
+// source file's recorded path, which -trimpath (set by .ci/run so that
+// clones at any path share the build cache) reduces to the import path.
+// It panics when the working directory is outside the module: the tests
+// and benchmarks that call it cannot run there.
 func RepoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
+	root, err := findRepoRoot()
+	if err != nil {
+		panic("corpus.RepoRoot: " + err.Error())
+	}
+	return root
 }
 
-// SharedDir returns ../shared beside the repository root, or $DSHGEN_SHARED.
+func findRepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && modfile.ModulePath(b) == modulePath {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("no go.mod of module %s at or above %s", modulePath, dir)
+		}
+	}
+}
+
+// SharedDir returns $DSHGEN_SHARED, else ../shared beside the repository
+// root (RepoRoot), else ../shared from the working directory. It never panics:
+// the CLI uses it for its default conformance inputs.
 func SharedDir() string {
 	if d := os.Getenv("DSHGEN_SHARED"); d != "" {
 		return d
 	}
-	return filepath.Join(RepoRoot(), "..", "shared")
+	root, err := findRepoRoot()
+	if err != nil {
+		root = "." // outside a checkout: ../shared from the working directory, usually absent
+	}
+	return filepath.Join(root, "..", "shared")
 }
 
 // Files lists the fixture files: every real-captures/*/{client-to-server,
