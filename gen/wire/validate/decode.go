@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/dshgen/dshgen/gen/wire/validate/internal/jsontext"
 )
 
 // fastDecode decodes one JSON value (surrounded by optional whitespace) in
@@ -118,7 +120,7 @@ func (d *decoder) object(depth int) (any, bool) {
 			// Found, not checked: the byte plan or the decoder checks
 			// the syntax (see Stream.prep).
 			start := d.i
-			if d.i = skipTrust(d.data, d.i); d.i < 0 {
+			if d.i = jsontext.SkipTrust(d.data, d.i); d.i < 0 {
 				return nil, false
 			}
 			v = rawJSON(d.data[start:d.i:d.i])

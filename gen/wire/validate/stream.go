@@ -253,8 +253,10 @@ type prepared struct {
 	crlf  bool
 	kind  frameKind
 	obj   map[string]any
-	// params: what the rule sets read of the params (project.go).
-	params map[string]any
+	// params: what the rule sets read of the params (project.go);
+	// cancel: the params of a cancellation notification, decoded.
+	params ruleset.Value
+	cancel map[string]any
 	// paramsOK: params kept as bytes were read by the plan or decoded
 	// (they are JSON); redo: they or the result are not, and the frame
 	// is prepared again, decoded in full.
@@ -375,13 +377,19 @@ func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepar
 			if cancel {
 				// The pairing reads the cancelled request's id.
 				if val, ok := fastDecode(x); ok {
-					p.params, _ = val.(map[string]any)
+					p.cancel, _ = val.(map[string]any)
 				}
-			} else if len(s.rs) > 0 {
+			}
+			if len(s.rs) > 0 {
 				p.params = s.v.paramsFor(p.name, x)
 			}
 		case map[string]any:
-			p.params = x
+			if cancel {
+				p.cancel = x
+			}
+			if sel, ok := s.v.selection(p.name); ok {
+				p.params = ruleset.DecodedValue(x, sel)
+			}
 		}
 	}
 	return p
@@ -736,9 +744,8 @@ var cancelNotifications = map[string]string{
 func (s *Stream) notification(p *prepared) {
 	c := &p.c
 	c.out = append(c.out, p.held...)
-	params := p.params
-	if member, ok := cancelNotifications[p.name]; ok && params != nil {
-		if id, ok := params[member]; ok {
+	if member, ok := cancelNotifications[p.name]; ok && p.cancel != nil {
+		if id, ok := p.cancel[member]; ok {
 			// The requester cancels its request; MCP 2026-07-28 also lets
 			// the server end a client's subscriptions/listen stream so.
 			if r := s.pending[c.dir][idKey(id)]; r != nil {
@@ -748,11 +755,11 @@ func (s *Stream) notification(p *prepared) {
 			}
 		}
 	}
-	if p.m != nil && params != nil {
+	if p.m != nil && p.params.IsObject() {
 		// The rule sets' state rules run on frames whose params are valid;
 		// a frame with a params error gets that one finding (the sets may
 		// still track, e.g., its seq).
-		f := &rsFrame{c: c, s: s, params: params}
+		f := &rsFrame{c: c, s: s, params: p.params}
 		for _, rs := range s.rs {
 			rs.Notification(f, !hasErrors(p.held))
 		}
@@ -764,15 +771,15 @@ func (s *Stream) notification(p *prepared) {
 type rsFrame struct {
 	c      *frameCtx
 	s      *Stream
-	params map[string]any
+	params ruleset.Value
 	paired bool
 }
 
-func (f *rsFrame) Line() int              { return f.c.line.Num }
-func (f *rsFrame) Dir() ir.Direction      { return f.c.dir }
-func (f *rsFrame) Method() string         { return f.c.method }
-func (f *rsFrame) ID() string             { return f.c.id }
-func (f *rsFrame) Params() map[string]any { return f.params }
+func (f *rsFrame) Line() int             { return f.c.line.Num }
+func (f *rsFrame) Dir() ir.Direction     { return f.c.dir }
+func (f *rsFrame) Method() string        { return f.c.method }
+func (f *rsFrame) ID() string            { return f.c.id }
+func (f *rsFrame) Params() ruleset.Value { return f.params }
 
 // Paired reports whether the request's response will be seen (both
 // directions visible and the request tracked).

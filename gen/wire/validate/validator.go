@@ -85,7 +85,7 @@ type Validator struct {
 	// reads is what the rule sets read of each method's params (nil:
 	// nothing); readAll: a set reads every method's whole params
 	// (project.go).
-	reads   map[string]*proj
+	reads   map[string]*ruleset.Selection
 	readAll bool
 	// noPlan turns the byte plan off (benchmarks compare).
 	noPlan bool
