@@ -177,14 +177,36 @@ func readHead(fr *frame.Reader) (lines []frame.Line, err error) {
 func (v *Validator) looksMixed(head []frame.Line) bool {
 	var sides [2]bool
 	reqIDs := map[string]bool{}
+	var buf []byte
 	for i := range head {
-		val, ok := fastDecode(head[i].Bytes)
-		obj, isObj := val.(map[string]any)
-		if !ok || !isObj {
-			continue
+		// The id's key and the method, from the bytes when the frame is
+		// plain (scanEnv), else decoded.
+		var key, name string
+		var hasID, hasM bool
+		if e, ok := scanEnv(head[i].Bytes); ok {
+			if hasID = e.id != nil; hasID {
+				buf = appendRawIDKey(buf[:0], e.id)
+				key = view(buf)
+			}
+			if hasM = e.method != nil; hasM {
+				name = view(e.method[1 : len(e.method)-1])
+			}
+		} else {
+			val, ok := fastDecode(head[i].Bytes)
+			obj, isObj := val.(map[string]any)
+			if !ok || !isObj {
+				continue
+			}
+			var idv any
+			idv, hasID = obj["id"]
+			name, hasM = obj["method"].(string)
+			if hasID && idv == nil {
+				hasID = hasM // a response with a null id answers no request
+			}
+			if hasID {
+				key = idKey(idv)
+			}
 		}
-		idv, hasID := obj["id"]
-		name, hasM := obj["method"].(string)
 		switch {
 		case hasM:
 			if m := v.methods[name]; m != nil {
@@ -196,9 +218,9 @@ func (v *Validator) looksMixed(head []frame.Line) bool {
 				}
 			}
 			if hasID {
-				reqIDs[idKey(idv)] = true
+				reqIDs[strings.Clone(key)] = true
 			}
-		case hasID && idv != nil && reqIDs[idKey(idv)]:
+		case hasID && reqIDs[key]:
 			return true
 		}
 		if sides[0] && sides[1] {
@@ -258,7 +280,7 @@ const (
 
 type batch struct {
 	items []item
-	out   []*prepared
+	out   []prepared
 	arena []byte
 	done  chan struct{}
 }
@@ -296,19 +318,33 @@ func (s *Stream) feedAll(workers int, o *orderer, produce func(emit func(item)) 
 			for b := range jobs {
 				for i := range b.items {
 					if !b.items[i].skip {
-						b.out[i] = s.prep(b.items[i].dir, &b.items[i].line)
+						s.prep(&b.out[i], b.items[i].dir, &b.items[i].line)
 					}
 				}
 				close(b.done)
 			}
 		}()
 	}
-	newBatch := func() *batch { return &batch{done: make(chan struct{})} }
+	// Committed batches are reused (their items, results and arena), so
+	// that a long stream allocates no new batch per 256 lines.
+	free := make(chan *batch, workers*6)
+	newBatch := func() *batch {
+		select {
+		case b := <-free:
+			b.done = make(chan struct{})
+			return b
+		default:
+			return &batch{done: make(chan struct{})}
+		}
+	}
 	var perr error
 	go func() {
 		cur := newBatch()
 		flush := func() {
-			cur.out = make([]*prepared, len(cur.items))
+			if cap(cur.out) < len(cur.items) {
+				cur.out = make([]prepared, len(cur.items), batchLines)
+			}
+			cur.out = cur.out[:len(cur.items)]
 			order <- cur
 			jobs <- cur
 			cur = newBatch()
@@ -338,12 +374,18 @@ func (s *Stream) feedAll(workers int, o *orderer, produce func(emit func(item)) 
 		<-b.done
 		for i := range b.items {
 			var fs []Finding
-			if p := b.out[i]; p != nil {
-				fs = s.commit(p)
+			if !b.items[i].skip {
+				fs = s.commit(&b.out[i])
 			}
 			take(&b.items[i], fs)
 		}
-		b.out, b.items, b.arena = nil, nil, nil
+		clear(b.out)
+		clear(b.items)
+		b.out, b.items, b.arena = b.out[:0], b.items[:0], b.arena[:0]
+		select {
+		case free <- b:
+		default:
+		}
 	}
 	return perr
 }

@@ -27,7 +27,8 @@ import (
 type scanner struct {
 	data []byte
 	buf  []byte // unescaped string, valid until the next unescape
-	fb   *int
+	fb   int    // fallback branches taken
+	nofb bool   // the caller does not count them
 	// noCtl: data has no byte below 0x20 (no raw control character can
 	// be inside a string: strings are found with bytes.IndexByte).
 	noCtl bool
@@ -40,7 +41,7 @@ var scanners = sync.Pool{New: func() any { return &scanner{buf: make([]byte, 0, 
 // check.
 func (n *fnode) scanValue(data []byte, fb *int) verdict {
 	s := scanners.Get().(*scanner)
-	s.data, s.fb = data, fb
+	s.data, s.fb, s.nofb = data, 0, fb == nil
 	s.noCtl = noControl(data)
 	i := jsontext.WS(data, 0)
 	v, end := n.scan(s, i, 0, -1)
@@ -50,7 +51,10 @@ func (n *fnode) scanValue(data []byte, fb *int) verdict {
 	if cap(s.buf) > 64<<10 {
 		s.buf = make([]byte, 0, 256)
 	}
-	s.data, s.fb = nil, nil
+	if fb != nil {
+		*fb += s.fb
+	}
+	s.data = nil
 	scanners.Put(s)
 	if end < 0 {
 		return unknown
@@ -662,7 +666,8 @@ func (n *fnode) scanArray(s *scanner, i, depth, known int) (verdict, int) {
 	start := i
 	res := accept
 	count := 0
-	var elems [][2]int // only with uniqueItems
+	var small [8][2]int
+	elems := small[:0] // only with uniqueItems; on the stack for a few
 	i = jsontext.WS(data, i+1)
 	if i < len(data) && data[i] == ']' {
 		i++
@@ -753,8 +758,8 @@ func (n *fnode) tagAt(s *scanner, i int, tb uint8) (int, bool) {
 	if b, ok := n.byTag[tv]; ok {
 		return b, true
 	}
-	if n.fallback >= 0 && s.fb != nil {
-		*s.fb++
+	if n.fallback >= 0 && !s.nofb {
+		s.fb++
 	}
 	return n.fallback, true
 }

@@ -57,6 +57,12 @@ type Stream struct {
 	rs      []ruleset.Stream // the schema's rule sets
 	closed  bool
 
+	// Reused from frame to frame: Feed's prepared frame, the frame the
+	// rule sets see, an id's pairing key being built.
+	scratch prepared
+	rsf     rsFrame
+	keyBuf  []byte
+
 	// --type mode: each line is a value of this type, not a frame.
 	valueType   *ir.Type
 	valueSchema *jsonschema.Schema
@@ -173,7 +179,21 @@ type frameCtx struct {
 	index  int
 	method string
 	id     string
-	out    []Finding
+	// idRaw: the id's JSON text, when id is still to be rendered from it
+	// (a frame checked by quick).
+	idRaw []byte
+	out   []Finding
+}
+
+// idText is the frame's id as JSON text ("" without one).
+func (c *frameCtx) idText() string {
+	if c.idRaw != nil {
+		if v, ok := fastDecode(c.idRaw); ok {
+			c.id = jsonText(v)
+		}
+		c.idRaw = nil
+	}
+	return c.id
 }
 
 func (c *frameCtx) finding(rule string, sev Severity, ptr, schema, branch, msg string) Finding {
@@ -182,7 +202,7 @@ func (c *frameCtx) finding(rule string, sev Severity, ptr, schema, branch, msg s
 	}
 	return Finding{
 		Stream: c.s.cfg.Name, Line: c.line.Num, Offset: c.line.Offset, Frame: c.index,
-		Direction: c.dir, Method: c.method, ID: c.id,
+		Direction: c.dir, Method: c.method, ID: c.idText(),
 		Pointer: ptr, Schema: schema, Branch: branch, Rule: rule, Severity: sev, Message: msg,
 	}
 }
@@ -217,7 +237,9 @@ func (c *frameCtx) issues(rule, prefix string, is []issue) []Finding {
 // It returns the findings it can already tell; some come later (a
 // request's params findings wait for its response) or from Close.
 func (s *Stream) Feed(dir ir.Direction, l *frame.Line) []Finding {
-	return s.commit(s.prep(dir, l))
+	p := &s.scratch
+	s.prep(p, dir, l)
+	return s.commit(p)
 }
 
 // internalError turns a panic while checking the frame of l into an
@@ -270,39 +292,42 @@ type prepared struct {
 	// held: method.unknown and params findings of a request or
 	// notification (a request's wait for its response).
 	held []Finding
+	// quick: the frame was checked from its bytes alone (quick.go): obj
+	// is nil, idRaw and resRaw hold the id's and the result's text.
+	quick         bool
+	idRaw, resRaw rawJSON
 }
 
-// prep runs the frame-local checks. It only reads the Stream's
-// configuration and the Validator, so it is safe to call concurrently.
-func (s *Stream) prep(dir ir.Direction, l *frame.Line) *prepared {
-	p := s.prepWith(dir, l, !s.v.noPlan)
+// prep runs the frame-local checks of l into p (whatever p held before
+// is dropped). It only reads the Stream's configuration and the
+// Validator, so it is safe to call concurrently on distinct p.
+func (s *Stream) prep(p *prepared, dir ir.Direction, l *frame.Line) {
+	s.prepWith(p, dir, l, !s.v.noPlan)
 	if p.redo {
 		// The frame's params or result are not JSON: decoded in full,
 		// for the decoder's message about the frame.
-		p = s.prepWith(dir, l, false)
+		s.prepWith(p, dir, l, false)
 	}
-	return p
 }
 
 // prepWith is prep, with the byte plan (params and result kept as bytes)
 // or without.
-func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepared) {
-	p = &prepared{line: *l}
+func (s *Stream) prepWith(p *prepared, dir ir.Direction, l *frame.Line, plan bool) {
+	*p = prepared{line: *l}
 	p.c = frameCtx{s: s, line: &p.line, dir: dir}
 	c := &p.c
 	defer func() {
 		if r := recover(); r != nil {
 			// Keep what is known: the frame still counts and is committed.
-			q := &prepared{line: *l}
-			q.c = frameCtx{s: s, line: &q.line, dir: dir}
-			q.c.out = []Finding{s.internalError(r, dir, l)}
-			p = q
+			*p = prepared{line: *l}
+			p.c = frameCtx{s: s, line: &p.line, dir: dir}
+			p.c.out = []Finding{s.internalError(r, dir, l)}
 		}
 	}()
 	if l.Blank() {
 		p.blank = true
 		c.add(RuleFrameBlank, "", "", "blank line (receivers skip it; no writer emits one)")
-		return p
+		return
 	}
 	data := l.Bytes
 	if l.BOM {
@@ -317,7 +342,7 @@ func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepar
 	}
 	if l.TooLarge {
 		c.add(RuleFrameTooLarge, "", "", fmt.Sprintf("frame of %s exceeds the limit of %s (--max-frame-bytes); frame skipped", Count(int(l.Size), "byte"), Count(int(s.maxFrame()), "byte")))
-		return p
+		return
 	}
 	utf8ok := utf8.Valid(data)
 	if !utf8ok {
@@ -334,7 +359,11 @@ func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepar
 	}
 	var val any
 	if s.valueType == nil && !s.v.opts.Snapshot && utf8ok && plan {
-		// The common case: params and result stay bytes (project.go).
+		// The common case: a valid frame checked from its bytes (quick.go).
+		if s.quick(p, data) {
+			return
+		}
+		// Else params and result stay bytes (project.go).
 		if obj, ok := decodeEnvelope(data, s.v.intern); ok {
 			val = obj
 		}
@@ -343,32 +372,32 @@ func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepar
 		var err error
 		if val, err = decodeJSONIntern(data, s.v.intern); err != nil {
 			c.add(RuleFrameJSON, "", "", "not JSON: "+err.Error()+" (receivers drop the line)")
-			return p
+			return
 		}
 	}
 	if s.valueType != nil {
 		c.out = append(c.out, c.issues(RuleValue, "", s.v.checkValue(s.valueSchema, s.valueType, val))...)
-		return p
+		return
 	}
 	obj, ok := val.(map[string]any)
 	if !ok {
 		c.add(RuleFrameNotObject, "", "", fmt.Sprintf("frame is a JSON %s, not an object (receivers drop it)", jsonType(val)))
-		return p
+		return
 	}
 	p.obj = obj
 	s.envelope(p)
 	if p.redo {
-		return p
+		return
 	}
 	// Members kept as bytes were found, not checked (decodeEnvelope):
 	// what the plan or the decoder did not read is checked here.
 	if raw, ok := obj["params"].(rawJSON); ok && !p.paramsOK && skip(raw, 0, 1) != len(raw) {
 		p.redo = true
-		return p
+		return
 	}
 	if raw, ok := obj["result"].(rawJSON); ok && skip(raw, 0, 1) != len(raw) {
 		p.redo = true
-		return p
+		return
 	}
 	if p.kind == kindRequest || p.kind == kindNotification {
 		_, cancel := cancelNotifications[p.name]
@@ -392,7 +421,6 @@ func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepar
 			}
 		}
 	}
-	return p
 }
 
 // commit runs the checks that depend on the frames before: it must see the
@@ -591,10 +619,15 @@ func idKey(idv any) string {
 		k = "?" + jsonText(idv)
 	}
 	if len(k) > maxKeyBytes {
-		sum := sha256.Sum256([]byte(k))
-		k = k[:1] + "#" + strconv.Itoa(len(k)) + ":" + string(sum[:])
+		return hashKey(k)
 	}
 	return k
+}
+
+// hashKey is the pairing key kept for a key longer than maxKeyBytes.
+func hashKey(k string) string {
+	sum := sha256.Sum256([]byte(k))
+	return k[:1] + "#" + strconv.Itoa(len(k)) + ":" + string(sum[:])
 }
 
 func opposite(d ir.Direction) ir.Direction {
@@ -677,7 +710,7 @@ func hasErrors(fs []Finding) bool {
 
 func (s *Stream) request(p *prepared) {
 	c, name, held := &p.c, p.name, p.held
-	f := &rsFrame{c: c, s: s, params: p.params}
+	f := s.frame(c, p.params, false)
 	var key string
 	switch {
 	case !s.cfg.Both:
@@ -686,9 +719,12 @@ func (s *Stream) request(p *prepared) {
 		s.limited[c.dir] = true
 		c.add(RulePairingLimit, "", "/id", fmt.Sprintf("more than %s wait for their response; from here on requests from this side are not paired (their findings are reported at once, and responses that may answer them are not reported as response.unknown-id)", Count(MaxPending, "request")))
 	default:
-		key = idKey(p.idv)
+		key = s.pairKey(p)
+		if p.quick {
+			key = strings.Clone(key)
+		}
 		if prev, dup := s.pending[c.dir][key]; dup {
-			c.add(RuleRequestDuplicate, "", "/id", fmt.Sprintf("id %s is already in flight (request at line %d)", c.id, prev.line))
+			c.add(RuleRequestDuplicate, "", "/id", fmt.Sprintf("id %s is already in flight (request at line %d)", c.idText(), prev.line))
 		} else {
 			f.paired = true
 		}
@@ -709,7 +745,7 @@ func (s *Stream) request(p *prepared) {
 	for i := range held {
 		held[i].Frame, held[i].Direction = c.index, c.dir
 	}
-	r := &request{key: key, idText: c.id, method: name, m: p.m, dir: c.dir, line: c.line.Num, offset: c.line.Offset, frame: c.index, deferred: held, tokens: tokens}
+	r := &request{key: key, idText: c.idText(), method: name, m: p.m, dir: c.dir, line: c.line.Num, offset: c.line.Offset, frame: c.index, deferred: held, tokens: tokens}
 	p.held = nil
 	if s.pending[c.dir] == nil {
 		s.pending[c.dir] = map[string]*request{}
@@ -759,7 +795,7 @@ func (s *Stream) notification(p *prepared) {
 		// The rule sets' state rules run on frames whose params are valid;
 		// a frame with a params error gets that one finding (the sets may
 		// still track, e.g., its seq).
-		f := &rsFrame{c: c, s: s, params: p.params}
+		f := s.frame(c, p.params, false)
 		for _, rs := range s.rs {
 			rs.Notification(f, !hasErrors(p.held))
 		}
@@ -778,7 +814,7 @@ type rsFrame struct {
 func (f *rsFrame) Line() int             { return f.c.line.Num }
 func (f *rsFrame) Dir() ir.Direction     { return f.c.dir }
 func (f *rsFrame) Method() string        { return f.c.method }
-func (f *rsFrame) ID() string            { return f.c.id }
+func (f *rsFrame) ID() string            { return f.c.idText() }
 func (f *rsFrame) Params() ruleset.Value { return f.params }
 
 // Paired reports whether the request's response will be seen (both
@@ -877,11 +913,14 @@ func (s *Stream) response(p *prepared) {
 	c := &p.c
 	res, hasRes := p.obj["result"]
 	errv, hasErr := p.obj["error"]
+	if p.quick {
+		hasRes = true // and no error (quick)
+	}
 	if !s.cfg.Both {
 		return
 	}
 	var req *request
-	key := idKey(p.idv)
+	key := s.pairKey(p) // not kept: a view of s.keyBuf
 	dirs := []ir.Direction{opposite(c.dir)}
 	if c.dir == "" {
 		dirs = []ir.Direction{ir.ClientToServer, "", ir.ServerToClient}
@@ -895,7 +934,7 @@ func (s *Stream) response(p *prepared) {
 			if s.answered[d] == nil {
 				s.answered[d] = &recentIDs{}
 			}
-			s.answered[d].add(key, c.line.Num)
+			s.answered[d].add(r.key, c.line.Num)
 			break
 		}
 	}
@@ -912,13 +951,13 @@ func (s *Stream) response(p *prepared) {
 		}
 		switch {
 		case answeredAt > 0:
-			c.add(RuleResponseDuplicate, "", "/id", fmt.Sprintf("second response to id %s (answered at line %d)", c.id, answeredAt))
+			c.add(RuleResponseDuplicate, "", "/id", fmt.Sprintf("second response to id %s (answered at line %d)", c.idText(), answeredAt))
 		case limited:
 			// Its request may be one that was not paired (pairing.limit).
 		case lost:
-			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id is waiting (nor among the last %s answered)", c.id, Count(RecentAnswers, "request")))
+			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id is waiting (nor among the last %s answered)", c.idText(), Count(RecentAnswers, "request")))
 		default:
-			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id was sent", c.id))
+			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id was sent", c.idText()))
 		}
 		return
 	}
@@ -931,6 +970,10 @@ func (s *Stream) response(p *prepared) {
 	}
 	if !hasErr && hasRes && req.m != nil && req.m.Result != nil {
 		check := func(t *ir.Type) []issue {
+			if p.quick {
+				is, _ := v.checkRaw(t, p.resRaw) // JSON: checked in prep
+				return is
+			}
 			if raw, ok := res.(rawJSON); ok {
 				is, _ := v.checkRaw(t, raw) // JSON: checked in prep
 				return is
@@ -964,7 +1007,7 @@ func (s *Stream) response(p *prepared) {
 		c.out = append(c.out, f)
 	}
 	if req.tokens != nil {
-		f := &rsFrame{c: c, s: s}
+		f := s.frame(c, ruleset.Value{}, false)
 		for i, rs := range s.rs {
 			if req.tokens[i] != nil {
 				rs.Response(f, req.tokens[i], hasErr)
