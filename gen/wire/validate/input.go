@@ -152,8 +152,17 @@ const (
 // headFrames lines or headBytes bytes; err is the reader's error other
 // than io.EOF (to be reported after the lines).
 func readHead(fr *frame.Reader) (lines []frame.Line, err error) {
-	n := 0
-	for len(lines) < headFrames && n < headBytes {
+	// The lines' bytes go to one arena, sliced when it stops growing.
+	var arena []byte
+	var ends []int
+	defer func() {
+		start := 0
+		for i, end := range ends {
+			lines[i].Bytes = arena[start:end:end]
+			start = end
+		}
+	}()
+	for len(lines) < headFrames && len(arena) < headBytes {
 		l, err := fr.Next()
 		if err == io.EOF {
 			return lines, nil
@@ -161,9 +170,11 @@ func readHead(fr *frame.Reader) (lines []frame.Line, err error) {
 		if err != nil {
 			return lines, err
 		}
-		l.Bytes = append([]byte(nil), l.Bytes...)
-		l.Head = append([]byte(nil), l.Head...)
-		n += len(l.Bytes)
+		arena = append(arena, l.Bytes...)
+		ends = append(ends, len(arena))
+		if l.Head != nil {
+			l.Head = append([]byte(nil), l.Head...)
+		}
 		lines = append(lines, l)
 	}
 	return lines, nil

@@ -27,8 +27,11 @@ import (
 type scanner struct {
 	data []byte
 	buf  []byte // unescaped string, valid until the next unescape
-	fb   int    // fallback branches taken
-	nofb bool   // the caller does not count them
+	// elems are the offsets of the elements of the arrays being read
+	// (uniqueItems), innermost last.
+	elems [][2]int
+	fb    int  // fallback branches taken
+	nofb  bool // the caller does not count them
 	// noCtl: data has no byte below 0x20 (no raw control character can
 	// be inside a string: strings are found with bytes.IndexByte).
 	noCtl bool
@@ -50,6 +53,9 @@ func (n *fnode) scanValue(data []byte, fb *int) verdict {
 	}
 	if cap(s.buf) > 64<<10 {
 		s.buf = make([]byte, 0, 256)
+	}
+	if cap(s.elems) > 4096 {
+		s.elems = nil
 	}
 	if fb != nil {
 		*fb += s.fb
@@ -662,12 +668,19 @@ func (n *fnode) scanObject(s *scanner, i, depth, known int) (verdict, int) {
 }
 
 func (n *fnode) scanArray(s *scanner, i, depth, known int) (verdict, int) {
+	base := len(s.elems)
+	v, end := n.scanArrayAt(s, i, depth, known, base)
+	s.elems = s.elems[:base]
+	return v, end
+}
+
+// scanArrayAt is scanArray; the elements' offsets (for uniqueItems) go to
+// s.elems from base on.
+func (n *fnode) scanArrayAt(s *scanner, i, depth, known, base int) (verdict, int) {
 	data := s.data
 	start := i
 	res := accept
 	count := 0
-	var small [8][2]int
-	elems := small[:0] // only with uniqueItems; on the stack for a few
 	i = jsontext.WS(data, i+1)
 	if i < len(data) && data[i] == ']' {
 		i++
@@ -685,7 +698,7 @@ func (n *fnode) scanArray(s *scanner, i, depth, known int) (verdict, int) {
 			}
 			count++
 			if n.uniqueItem {
-				elems = append(elems, [2]int{es, i})
+				s.elems = append(s.elems, [2]int{es, i})
 			}
 			if res = and(res, v); res == reject {
 				if known >= 0 {
@@ -710,7 +723,7 @@ func (n *fnode) scanArray(s *scanner, i, depth, known int) (verdict, int) {
 		return reject, i
 	}
 	if n.uniqueItem {
-		res = and(res, uniqueRaw(data, elems))
+		res = and(res, uniqueRaw(data, s.elems[base:]))
 	}
 	return res, i
 }
