@@ -118,7 +118,11 @@ func (d *decoder) object(depth int) (any, bool) {
 		var v any
 		if ks := k.(string); depth == 0 && d.rawTop && (ks == "params" || ks == "result") {
 			// Found, not checked: the byte plan or the decoder checks
-			// the syntax (see Stream.prep).
+			// the syntax (see Stream.prep); only the last of duplicates
+			// would be, so a frame with two is decoded in full.
+			if _, dup := m[ks]; dup {
+				return nil, false
+			}
 			start := d.i
 			if d.i = jsontext.SkipTrust(d.data, d.i); d.i < 0 {
 				return nil, false

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -518,6 +519,21 @@ func (v *Validator) validateDocument(head []byte, br io.Reader, max int64, t *ir
 		return Result{Frames: 1}, nil
 	}
 	lineOf := func(off int64) int { return 1 + bytes.Count(data[:off], []byte("\n")) }
+	// Lines that are not UTF-8 are reported, as the frames of NDJSON are.
+	var bad []Finding
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if !utf8.Valid(l) {
+			bad = append(bad, Finding{Stream: in.Name, Line: i + 1, Rule: RuleFrameUTF8, Severity: defaultSeverity(RuleFrameUTF8), Message: utf8Message("line", l)})
+		}
+	}
+	done := func(fs ...Finding) (Result, error) {
+		fs = append(bad, fs...)
+		SortFindings(fs)
+		for _, f := range fs {
+			emit(f)
+		}
+		return Result{Frames: 1}, nil
+	}
 	root, perr := schemadoc.Parse(data)
 	if perr != nil {
 		line := 1
@@ -525,13 +541,11 @@ func (v *Validator) validateDocument(head []byte, br io.Reader, max int64, t *ir
 		if errors.As(perr, &se) {
 			line = lineOf(se.Offset)
 		}
-		emit(Finding{Stream: in.Name, Line: line, Rule: RuleFrameJSON, Severity: Error, Message: "not JSON: " + perr.Error()})
-		return Result{Frames: 1}, nil
+		return done(Finding{Stream: in.Name, Line: line, Rule: RuleFrameJSON, Severity: Error, Message: "not JSON: " + perr.Error()})
 	}
 	val, err := decodeJSON(data)
 	if err != nil {
-		emit(Finding{Stream: in.Name, Line: 1, Rule: RuleFrameJSON, Severity: Error, Message: "not JSON: " + err.Error()})
-		return Result{Frames: 1}, nil
+		return done(Finding{Stream: in.Name, Line: 1, Rule: RuleFrameJSON, Severity: Error, Message: "not JSON: " + err.Error()})
 	}
 	s := v.NewStream(StreamConfig{Name: in.Name})
 	c := &frameCtx{s: s, line: &frame.Line{Num: 1}}
@@ -552,11 +566,7 @@ func (v *Validator) validateDocument(head []byte, br io.Reader, max int64, t *ir
 			p = p[:j]
 		}
 	}
-	SortFindings(fs)
-	for _, f := range fs {
-		emit(f)
-	}
-	return Result{Frames: 1}, nil
+	return done(fs...)
 }
 
 // CheckType returns an error when the schema has no $defs type name (the

@@ -346,16 +346,7 @@ func (s *Stream) prepWith(p *prepared, dir ir.Direction, l *frame.Line, plan boo
 	}
 	utf8ok := utf8.Valid(data)
 	if !utf8ok {
-		col := 0
-		for i := 0; i < len(data); {
-			r, n := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && n <= 1 {
-				col = i + 1
-				break
-			}
-			i += n
-		}
-		c.add(RuleFrameUTF8, "", "", fmt.Sprintf("frame is not valid UTF-8 (first bad byte at column %d); checked with U+FFFD in its place", col))
+		c.add(RuleFrameUTF8, "", "", utf8Message("frame", data))
 	}
 	var val any
 	if s.valueType == nil && !s.v.opts.Snapshot && utf8ok && plan {
@@ -480,6 +471,21 @@ func (s *Stream) commitRaw(p *prepared) (out []Finding) {
 		}
 	}
 	return c.out
+}
+
+// utf8Message is the frame.utf8 finding's message about data (a frame or
+// a document's line, what names it), which is not valid UTF-8.
+func utf8Message(what string, data []byte) string {
+	col := 0
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			col = i + 1
+			break
+		}
+		i += n
+	}
+	return fmt.Sprintf("%s is not valid UTF-8 (first bad byte at column %d); checked with U+FFFD in its place", what, col)
 }
 
 // maxFrame is only used for the message; the reader applied the limit.
