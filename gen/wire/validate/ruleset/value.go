@@ -120,42 +120,69 @@ func (v Value) IsObject() bool { return v.Kind() == Object }
 // Get returns the member name of an object (Absent when v is not an
 // object, has no such member, or the Reader did not select it).
 func (v Value) Get(name string) Value {
+	var out [1]Value
+	v.Members([]string{name}, out[:])
+	return out[0]
+}
+
+// Members sets out[i] to Get(names[i]) for every name, reading the object
+// once (Get reads it once per call); len(out) must be len(names).
+func (v Value) Members(names []string, out []Value) {
+	clear(out)
 	if v.Kind() != Object {
-		return Value{}
+		return
 	}
-	var sel *Selection
-	if v.sel != nil && !v.sel.all {
-		if sel = v.sel.kids[name]; sel == nil {
-			return Value{}
+	// sels[i]: what may be read below names[i]; nil with want[i] false:
+	// not selected.
+	var sels [8]*Selection
+	var want [8]bool
+	if len(names) > len(sels) {
+		for i := range names {
+			out[i] = v.Get(names[i])
 		}
-		if sel.all {
-			sel = nil
+		return
+	}
+	some := false
+	for i, name := range names {
+		want[i] = true
+		if v.sel != nil && !v.sel.all {
+			k := v.sel.kids[name]
+			if want[i] = k != nil; want[i] && !k.all {
+				sels[i] = k
+			}
 		}
+		some = some || want[i]
+	}
+	if !some {
+		return
 	}
 	if v.dec {
-		x, ok := v.val.(map[string]any)[name]
-		if !ok {
-			return Value{}
+		m := v.val.(map[string]any)
+		for i, name := range names {
+			if x, ok := m[name]; ok && want[i] {
+				out[i] = Value{val: x, dec: true, sel: sels[i]}
+			}
 		}
-		return Value{val: x, dec: true, sel: sel}
+		return
 	}
-	var out Value
 	d := v.raw
 	i := jsontext.WS(d, 1)
 	for i < len(d) && d[i] == '"' {
 		ke := jsontext.SkipTrust(d, i)
 		if ke < 0 {
-			return Value{}
+			return
 		}
-		match := keyIs(d[i+1:ke-1], name)
+		key := d[i+1 : ke-1]
 		i = jsontext.WS(d, ke)
 		i = jsontext.WS(d, i+1) // ':'
 		ve := jsontext.SkipTrust(d, i)
 		if ve < 0 {
-			return Value{}
+			return
 		}
-		if match {
-			out = Value{raw: d[i:ve], sel: sel, intern: v.intern}
+		for j, name := range names {
+			if want[j] && keyIs(key, name) {
+				out[j] = Value{raw: d[i:ve], sel: sels[j], intern: v.intern}
+			}
 		}
 		i = jsontext.WS(d, ve)
 		if i >= len(d) || d[i] != ',' {
@@ -163,7 +190,6 @@ func (v Value) Get(name string) Value {
 		}
 		i = jsontext.WS(d, i+1)
 	}
-	return out
 }
 
 // keyIs reports whether the JSON string content raw is name.

@@ -1,9 +1,8 @@
 package harness
 
 import (
-	"slices"
-
 	"fmt"
+	"slices"
 
 	"github.com/dshgen/dshgen/gen/wire/validate/ruleset"
 )
@@ -11,16 +10,49 @@ import (
 // pre is the start of a finding's message about session sid.
 func pre(sid string) string { return fmt.Sprintf("session %q: ", sid) }
 
+// The members onEvent reads of the params, the event and its data, each
+// object read once (ruleset.Value.Members), by their index in these lists.
+var (
+	paramsMembers = []string{"sessionId", "event"}
+	eventMembers  = []string{"seq", "type", "data", "surfaceOp", "sourceEventSeqs"}
+	dataMembers   = []string{"turn", "step", "callId", "error", "message"}
+)
+
+const (
+	pSessionID = iota
+	pEvent
+)
+
+const (
+	eSeq = iota
+	eType
+	eData
+	eSurfaceOp
+	eSourceSeqs
+)
+
+const (
+	dTurn = iota
+	dStep
+	dCallID
+	dError
+	dMessage
+)
+
 func (s *stream) onEvent(c ruleset.Frame, p ruleset.Value, valid bool) {
-	ev := p.Get("event")
+	var pm [2]ruleset.Value
+	p.Members(paramsMembers, pm[:])
+	ev := pm[pEvent]
 	if !ev.IsObject() {
 		return
 	}
-	sid, ok := s.sessionID(p.Get("sessionId"))
+	sid, ok := s.sessionID(pm[pSessionID])
 	if !ok {
 		return
 	}
-	seq, seqOK := ev.Get("seq").Int()
+	var em [5]ruleset.Value
+	ev.Members(eventMembers, em[:])
+	seq, seqOK := em[eSeq].Int()
 	seqOK = seqOK && seq >= 0
 	ss := s.session(sid, seq, seqOK)
 	if seqOK {
@@ -41,14 +73,15 @@ func (s *stream) onEvent(c ruleset.Frame, p ruleset.Value, valid bool) {
 	if !valid {
 		return
 	}
-	typ, _ := ev.Get("type").Str()
+	typ, _ := em[eType].Str()
 	proto := s.p
 	if !proto.tags[typ] {
 		return // an unknown (fallback) event type: nothing to check
 	}
-	data := ev.Get("data")
-	turn, hasTurn := data.Get("turn").Int()
-	step, hasStep := data.Get("step").Int()
+	var dm [5]ruleset.Value
+	em[eData].Members(dataMembers, dm[:])
+	turn, hasTurn := dm[dTurn].Int()
+	step, hasStep := dm[dStep].Int()
 	tp := "/params/event/data/turn"
 	sp := "/params/event/data/step"
 	checkTurn := func() {
@@ -128,17 +161,19 @@ func (s *stream) onEvent(c ruleset.Frame, p ruleset.Value, valid bool) {
 		}
 	}
 	if proto.tool {
-		s.toolRules(c, ss, sid, typ, ev, data, step)
+		s.toolRules(c, ss, sid, typ, &em, &dm, step)
 	}
 	if proto.surface {
-		s.surfaceRules(c, sid, typ, ev, seq, seqOK)
+		s.surfaceRules(c, sid, typ, &em, seq, seqOK)
 	}
 }
 
-func (s *stream) toolRules(c ruleset.Frame, ss *session, sid, typ string, ev, data ruleset.Value, step int64) {
+// toolRules checks tool/call and tool/result; em and dm are the event's
+// and its data's members (eventMembers, dataMembers).
+func (s *stream) toolRules(c ruleset.Frame, ss *session, sid, typ string, em, dm *[5]ruleset.Value, step int64) {
 	switch typ {
 	case evToolCall:
-		id, ok := data.Get("callId").Str()
+		id, ok := dm[dCallID].Str()
 		if !ok {
 			return
 		}
@@ -147,13 +182,13 @@ func (s *stream) toolRules(c ruleset.Frame, ss *session, sid, typ string, ev, da
 		}
 		ss.calls[id] = &toolCall{step: step, line: c.Line()}
 	case evToolRes:
-		if ev.Get("surfaceOp").IsObject() {
+		if em[eSurfaceOp].IsObject() {
 			return // a replace op rewrites an earlier result
 		}
-		if data.Get("error").Get("code").Is("TOOL_NOT_STARTED") {
+		if dm[dError].Get("code").Is("TOOL_NOT_STARTED") {
 			return // synthetic repair of a call that never started
 		}
-		s.buf, _ = toolResultCallID(data).AppendText(s.buf[:0])
+		s.buf, _ = toolResultCallID(dm[dMessage]).AppendText(s.buf[:0])
 		if len(s.buf) == 0 || !ss.turnKnown {
 			return
 		}
@@ -172,10 +207,10 @@ func (s *stream) toolRules(c ruleset.Frame, ss *session, sid, typ string, ev, da
 	}
 }
 
-// toolResultCallID is data.message.source.callId, else the toolCallId of
-// the message's first tool-result block (Absent when neither is a string).
-func toolResultCallID(data ruleset.Value) ruleset.Value {
-	msg := data.Get("message")
+// toolResultCallID is a tool/result's data.message.source.callId, else
+// the toolCallId of the message's first tool-result block (Absent when
+// neither is a string).
+func toolResultCallID(msg ruleset.Value) ruleset.Value {
 	if src := msg.Get("source"); src.IsObject() {
 		if id := src.Get("callId"); id.Kind() == ruleset.String {
 			return id
@@ -191,10 +226,12 @@ func toolResultCallID(data ruleset.Value) ruleset.Value {
 	return ruleset.Value{}
 }
 
-func (s *stream) surfaceRules(c ruleset.Frame, sid, typ string, ev ruleset.Value, seq int64, seqOK bool) {
+// surfaceRules checks surfaceOp and sourceEventSeqs; em are the event's
+// members (eventMembers).
+func (s *stream) surfaceRules(c ruleset.Frame, sid, typ string, em *[5]ruleset.Value, seq int64, seqOK bool) {
 	surface := s.p.surfaceTypes[typ]
-	hasOp := ev.Get("surfaceOp").Exists()
-	seqs := ev.Get("sourceEventSeqs")
+	hasOp := em[eSurfaceOp].Exists()
+	seqs := em[eSourceSeqs]
 	switch {
 	case surface && !hasOp:
 		c.Report(RuleSurfaceOp, "", "/params/event", pre(sid)+fmt.Sprintf("%s without surfaceOp (the runtime requires it on %s)", typ, names(s.p.surfaceTypes)))
