@@ -101,7 +101,8 @@ func scanEnv(data []byte) (e envView, ok bool) {
 }
 
 // quick checks the frame data (valid UTF-8) into p when it is a common
-// frame with nothing to report before commit; false leaves p as it was.
+// frame with nothing to report before commit; false leaves p as it was,
+// but for planRejected.
 func (s *Stream) quick(p *prepared, data []byte) bool {
 	e, ok := scanEnv(data)
 	if !ok || view(e.jsonrpc) != `"2.0"` {
@@ -135,7 +136,10 @@ func (s *Stream) quick(p *prepared, data []byte) bool {
 		if e.result == nil || e.params != nil || skip(e.result, 0, 1) != len(e.result) {
 			return false
 		}
-	} else if e.result != nil || !quickParams(v, m, e.params) {
+	} else if e.result != nil {
+		return false
+	} else if ok, planned := quickParams(v, m, e.params); !ok {
+		p.planRejected = planned
 		return false
 	}
 	p.quick, p.kind, p.m, p.idRaw, p.resRaw, p.paramsOK = true, kind, m, e.id, e.result, true
@@ -151,17 +155,17 @@ func (s *Stream) quick(p *prepared, data []byte) bool {
 
 // quickParams reports whether the params (nil: absent) of a frame of m
 // need no finding: the byte plan accepts them, or m takes any (their
-// syntax checked).
-func quickParams(v *Validator, m *ir.Method, params []byte) bool {
+// syntax checked); planned is true when the plan ran on them.
+func quickParams(v *Validator, m *ir.Method, params []byte) (ok, planned bool) {
 	switch {
 	case m.Params == nil:
-		return params == nil
+		return params == nil, false
 	case params == nil:
-		return m.ParamsOptional
+		return m.ParamsOptional, false
 	case m.ParamsUndeclared:
-		return !m.Params.Closed && skip(params, 0, 1) == len(params)
+		return !m.Params.Closed && skip(params, 0, 1) == len(params), false
 	}
-	return v.planAccepts(m.Params, params)
+	return v.planAccepts(m.Params, params), true
 }
 
 // quickID reports whether the id text raw (a string without escapes or a

@@ -296,6 +296,9 @@ type prepared struct {
 	// is nil, idRaw and resRaw hold the id's and the result's text.
 	quick         bool
 	idRaw, resRaw rawJSON
+	// planRejected: the quick path found the params plain and the byte
+	// plan did not accept them (they go to the decoder at once).
+	planRejected bool
 }
 
 // prep runs the frame-local checks of l into p (whatever p held before
@@ -669,7 +672,11 @@ func (s *Stream) method(p *prepared, isRequest bool) {
 		c.add(RuleMethodKind, "", "", fmt.Sprintf("%q is a request but was sent as a notification (without an id)", name))
 	}
 	if raw, ok := p.obj["params"].(rawJSON); ok && !m.ParamsUndeclared {
-		is, ok := s.v.checkRaw(m.Params, raw)
+		check := s.v.checkRaw
+		if p.planRejected {
+			check = s.v.checkDecoded // the quick path ran the plan on them
+		}
+		is, ok := check(m.Params, raw)
 		if !ok {
 			p.redo = true
 			return

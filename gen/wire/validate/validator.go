@@ -281,6 +281,12 @@ func (v *Validator) checkRaw(t *ir.Type, raw rawJSON) (is []issue, ok bool) {
 	if v.planAccepts(t, raw) {
 		return nil, true
 	}
+	return v.checkDecoded(t, raw)
+}
+
+// checkDecoded is checkRaw without the byte plan (for bytes it already
+// did not accept).
+func (v *Validator) checkDecoded(t *ir.Type, raw rawJSON) (is []issue, ok bool) {
 	val, err := decodeJSON(raw)
 	if err != nil {
 		return nil, false
