@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/dshgen/dshgen/gen/wire/validate/internal/jsontext"
 )
 
 // fastDecode decodes one JSON value (surrounded by optional whitespace) in
@@ -116,9 +118,13 @@ func (d *decoder) object(depth int) (any, bool) {
 		var v any
 		if ks := k.(string); depth == 0 && d.rawTop && (ks == "params" || ks == "result") {
 			// Found, not checked: the byte plan or the decoder checks
-			// the syntax (see Stream.prep).
+			// the syntax (see Stream.prep); only the last of duplicates
+			// would be, so a frame with two is decoded in full.
+			if _, dup := m[ks]; dup {
+				return nil, false
+			}
 			start := d.i
-			if d.i = skipTrust(d.data, d.i); d.i < 0 {
+			if d.i = jsontext.SkipTrust(d.data, d.i); d.i < 0 {
 				return nil, false
 			}
 			v = rawJSON(d.data[start:d.i:d.i])

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -152,8 +153,17 @@ const (
 // headFrames lines or headBytes bytes; err is the reader's error other
 // than io.EOF (to be reported after the lines).
 func readHead(fr *frame.Reader) (lines []frame.Line, err error) {
-	n := 0
-	for len(lines) < headFrames && n < headBytes {
+	// The lines' bytes go to one arena, sliced when it stops growing.
+	var arena []byte
+	var ends []int
+	defer func() {
+		start := 0
+		for i, end := range ends {
+			lines[i].Bytes = arena[start:end:end]
+			start = end
+		}
+	}()
+	for len(lines) < headFrames && len(arena) < headBytes {
 		l, err := fr.Next()
 		if err == io.EOF {
 			return lines, nil
@@ -161,9 +171,11 @@ func readHead(fr *frame.Reader) (lines []frame.Line, err error) {
 		if err != nil {
 			return lines, err
 		}
-		l.Bytes = append([]byte(nil), l.Bytes...)
-		l.Head = append([]byte(nil), l.Head...)
-		n += len(l.Bytes)
+		arena = append(arena, l.Bytes...)
+		ends = append(ends, len(arena))
+		if l.Head != nil {
+			l.Head = append([]byte(nil), l.Head...)
+		}
 		lines = append(lines, l)
 	}
 	return lines, nil
@@ -177,14 +189,36 @@ func readHead(fr *frame.Reader) (lines []frame.Line, err error) {
 func (v *Validator) looksMixed(head []frame.Line) bool {
 	var sides [2]bool
 	reqIDs := map[string]bool{}
+	var buf []byte
 	for i := range head {
-		val, ok := fastDecode(head[i].Bytes)
-		obj, isObj := val.(map[string]any)
-		if !ok || !isObj {
-			continue
+		// The id's key and the method, from the bytes when the frame is
+		// plain (scanEnv), else decoded.
+		var key, name string
+		var hasID, hasM bool
+		if e, ok := scanEnv(head[i].Bytes); ok {
+			if hasID = e.id != nil; hasID {
+				buf = appendRawIDKey(buf[:0], e.id)
+				key = view(buf)
+			}
+			if hasM = e.method != nil; hasM {
+				name = view(e.method[1 : len(e.method)-1])
+			}
+		} else {
+			val, ok := fastDecode(head[i].Bytes)
+			obj, isObj := val.(map[string]any)
+			if !ok || !isObj {
+				continue
+			}
+			var idv any
+			idv, hasID = obj["id"]
+			name, hasM = obj["method"].(string)
+			if hasID && idv == nil {
+				hasID = hasM // a response with a null id answers no request
+			}
+			if hasID {
+				key = idKey(idv)
+			}
 		}
-		idv, hasID := obj["id"]
-		name, hasM := obj["method"].(string)
 		switch {
 		case hasM:
 			if m := v.methods[name]; m != nil {
@@ -196,9 +230,9 @@ func (v *Validator) looksMixed(head []frame.Line) bool {
 				}
 			}
 			if hasID {
-				reqIDs[idKey(idv)] = true
+				reqIDs[strings.Clone(key)] = true
 			}
-		case hasID && idv != nil && reqIDs[idKey(idv)]:
+		case hasID && reqIDs[key]:
 			return true
 		}
 		if sides[0] && sides[1] {
@@ -258,7 +292,7 @@ const (
 
 type batch struct {
 	items []item
-	out   []*prepared
+	out   []prepared
 	arena []byte
 	done  chan struct{}
 }
@@ -296,19 +330,33 @@ func (s *Stream) feedAll(workers int, o *orderer, produce func(emit func(item)) 
 			for b := range jobs {
 				for i := range b.items {
 					if !b.items[i].skip {
-						b.out[i] = s.prep(b.items[i].dir, &b.items[i].line)
+						s.prep(&b.out[i], b.items[i].dir, &b.items[i].line)
 					}
 				}
 				close(b.done)
 			}
 		}()
 	}
-	newBatch := func() *batch { return &batch{done: make(chan struct{})} }
+	// Committed batches are reused (their items, results and arena), so
+	// that a long stream allocates no new batch per 256 lines.
+	free := make(chan *batch, workers*6)
+	newBatch := func() *batch {
+		select {
+		case b := <-free:
+			b.done = make(chan struct{})
+			return b
+		default:
+			return &batch{done: make(chan struct{})}
+		}
+	}
 	var perr error
 	go func() {
 		cur := newBatch()
 		flush := func() {
-			cur.out = make([]*prepared, len(cur.items))
+			if cap(cur.out) < len(cur.items) {
+				cur.out = make([]prepared, len(cur.items), batchLines)
+			}
+			cur.out = cur.out[:len(cur.items)]
 			order <- cur
 			jobs <- cur
 			cur = newBatch()
@@ -338,12 +386,18 @@ func (s *Stream) feedAll(workers int, o *orderer, produce func(emit func(item)) 
 		<-b.done
 		for i := range b.items {
 			var fs []Finding
-			if p := b.out[i]; p != nil {
-				fs = s.commit(p)
+			if !b.items[i].skip {
+				fs = s.commit(&b.out[i])
 			}
 			take(&b.items[i], fs)
 		}
-		b.out, b.items, b.arena = nil, nil, nil
+		clear(b.out)
+		clear(b.items)
+		b.out, b.items, b.arena = b.out[:0], b.items[:0], b.arena[:0]
+		select {
+		case free <- b:
+		default:
+		}
 	}
 	return perr
 }
@@ -465,6 +519,21 @@ func (v *Validator) validateDocument(head []byte, br io.Reader, max int64, t *ir
 		return Result{Frames: 1}, nil
 	}
 	lineOf := func(off int64) int { return 1 + bytes.Count(data[:off], []byte("\n")) }
+	// Lines that are not UTF-8 are reported, as the frames of NDJSON are.
+	var bad []Finding
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if !utf8.Valid(l) {
+			bad = append(bad, Finding{Stream: in.Name, Line: i + 1, Rule: RuleFrameUTF8, Severity: defaultSeverity(RuleFrameUTF8), Message: utf8Message("line", l)})
+		}
+	}
+	done := func(fs ...Finding) (Result, error) {
+		fs = append(bad, fs...)
+		SortFindings(fs)
+		for _, f := range fs {
+			emit(f)
+		}
+		return Result{Frames: 1}, nil
+	}
 	root, perr := schemadoc.Parse(data)
 	if perr != nil {
 		line := 1
@@ -472,13 +541,11 @@ func (v *Validator) validateDocument(head []byte, br io.Reader, max int64, t *ir
 		if errors.As(perr, &se) {
 			line = lineOf(se.Offset)
 		}
-		emit(Finding{Stream: in.Name, Line: line, Rule: RuleFrameJSON, Severity: Error, Message: "not JSON: " + perr.Error()})
-		return Result{Frames: 1}, nil
+		return done(Finding{Stream: in.Name, Line: line, Rule: RuleFrameJSON, Severity: Error, Message: "not JSON: " + perr.Error()})
 	}
 	val, err := decodeJSON(data)
 	if err != nil {
-		emit(Finding{Stream: in.Name, Line: 1, Rule: RuleFrameJSON, Severity: Error, Message: "not JSON: " + err.Error()})
-		return Result{Frames: 1}, nil
+		return done(Finding{Stream: in.Name, Line: 1, Rule: RuleFrameJSON, Severity: Error, Message: "not JSON: " + err.Error()})
 	}
 	s := v.NewStream(StreamConfig{Name: in.Name})
 	c := &frameCtx{s: s, line: &frame.Line{Num: 1}}
@@ -499,11 +566,7 @@ func (v *Validator) validateDocument(head []byte, br io.Reader, max int64, t *ir
 			p = p[:j]
 		}
 	}
-	SortFindings(fs)
-	for _, f := range fs {
-		emit(f)
-	}
-	return Result{Frames: 1}, nil
+	return done(fs...)
 }
 
 // CheckType returns an error when the schema has no $defs type name (the

@@ -17,16 +17,21 @@ import (
 	"bytes"
 	"encoding/json"
 	"sync"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/dshgen/dshgen/gen/wire/validate/internal/jsontext"
 )
 
 // scanner holds what one plan run reuses.
 type scanner struct {
 	data []byte
 	buf  []byte // unescaped string, valid until the next unescape
-	fb   *int
+	// elems are the offsets of the elements of the arrays being read
+	// (uniqueItems), innermost last.
+	elems [][2]int
+	fb    int  // fallback branches taken
+	nofb  bool // the caller does not count them
 	// noCtl: data has no byte below 0x20 (no raw control character can
 	// be inside a string: strings are found with bytes.IndexByte).
 	noCtl bool
@@ -39,34 +44,28 @@ var scanners = sync.Pool{New: func() any { return &scanner{buf: make([]byte, 0, 
 // check.
 func (n *fnode) scanValue(data []byte, fb *int) verdict {
 	s := scanners.Get().(*scanner)
-	s.data, s.fb = data, fb
+	s.data, s.fb, s.nofb = data, 0, fb == nil
 	s.noCtl = noControl(data)
-	i := ws(data, 0)
+	i := jsontext.WS(data, 0)
 	v, end := n.scan(s, i, 0, -1)
-	if end >= 0 && ws(data, end) != len(data) {
+	if end >= 0 && jsontext.WS(data, end) != len(data) {
 		end = -1
 	}
 	if cap(s.buf) > 64<<10 {
 		s.buf = make([]byte, 0, 256)
 	}
-	s.data, s.fb = nil, nil
+	if cap(s.elems) > 4096 {
+		s.elems = nil
+	}
+	if fb != nil {
+		*fb += s.fb
+	}
+	s.data = nil
 	scanners.Put(s)
 	if end < 0 {
 		return unknown
 	}
 	return v
-}
-
-func ws(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }
 
 // view is b as a string without copying; it must not outlive b's next
@@ -124,67 +123,6 @@ func strEndX(data []byte, i int, noCtl bool) (int, bool) {
 	}
 }
 
-// skipTrust returns the index after the value at data[i] when data is
-// known to be valid JSON there: it finds the end and checks nothing (a
-// validating pass reads the bytes later; -1 when the end is not found).
-func skipTrust(data []byte, i int) int {
-	depth := 0
-	for i < len(data) {
-		switch data[i] {
-		case '"':
-			j := i + 1
-			for {
-				q := bytes.IndexByte(data[j:], '"')
-				if q < 0 {
-					return -1
-				}
-				q += j
-				n := 0
-				for k := q - 1; k > i && data[k] == '\\'; k-- {
-					n++
-				}
-				if n%2 == 0 {
-					i = q + 1
-					break
-				}
-				j = q + 1
-			}
-			if depth == 0 {
-				return i
-			}
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-			if depth < 0 {
-				return -1
-			}
-		default:
-			if depth == 0 {
-				j := i
-				for j < len(data) && !delim(data[j]) {
-					j++
-				}
-				return j
-			}
-		}
-		i++
-	}
-	return -1
-}
-
-func delim(c byte) bool {
-	switch c {
-	case ',', '}', ']', ' ', '\t', '\n', '\r':
-		return true
-	}
-	return false
-}
-
 // strEnd returns the index after the string starting at data[i] ('"') and
 // whether it has escapes; -1 on a syntax error.
 func strEnd(data []byte, i int) (int, bool) {
@@ -225,21 +163,6 @@ func isHex4(b []byte) bool {
 	return true
 }
 
-func hexVal(b []byte) rune {
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			r = r<<4 | rune(c-'a'+10)
-		}
-	}
-	return r
-}
-
 // str returns the value of the string data[i:end] (quotes included): a
 // view of the bytes, or without escapes the unescaped text in s.buf
 // (lone surrogates become U+FFFD, as the decoder does).
@@ -248,47 +171,8 @@ func (s *scanner) str(i, end int, esc bool) string {
 	if !esc {
 		return view(raw)
 	}
-	b := s.buf[:0]
-	for k := 0; k < len(raw); k++ {
-		c := raw[k]
-		if c != '\\' {
-			b = append(b, c)
-			continue
-		}
-		k++
-		switch raw[k] {
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r := hexVal(raw[k+1:])
-			k += 4
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if k+6 < len(raw)+0 && raw[k+1] == '\\' && raw[k+2] == 'u' {
-					r2 = hexVal(raw[k+3:])
-				}
-				if dec := utf16.DecodeRune(r, r2); r2 >= 0 && dec != utf8.RuneError {
-					r = dec
-					k += 6
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			b = utf8.AppendRune(b, r)
-		default: // " \ /
-			b = append(b, raw[k])
-		}
-	}
-	s.buf = b
-	return view(b)
+	s.buf = jsontext.Unescape(s.buf[:0], raw)
+	return view(s.buf)
 }
 
 // numEnd returns the index after the number starting at data[i]; -1 on a
@@ -352,7 +236,7 @@ func skipX(data []byte, i, depth int, noCtl bool) int {
 		e, _ := strEndX(data, i, noCtl)
 		return e
 	case c == '{':
-		i = ws(data, i+1)
+		i = jsontext.WS(data, i+1)
 		if i < len(data) && data[i] == '}' {
 			return i + 1
 		}
@@ -363,18 +247,18 @@ func skipX(data []byte, i, depth int, noCtl bool) int {
 			if i, _ = strEndX(data, i, noCtl); i < 0 {
 				return -1
 			}
-			if i = ws(data, i); i >= len(data) || data[i] != ':' {
+			if i = jsontext.WS(data, i); i >= len(data) || data[i] != ':' {
 				return -1
 			}
-			if i = skipX(data, ws(data, i+1), depth+1, noCtl); i < 0 {
+			if i = skipX(data, jsontext.WS(data, i+1), depth+1, noCtl); i < 0 {
 				return -1
 			}
-			if i = ws(data, i); i >= len(data) {
+			if i = jsontext.WS(data, i); i >= len(data) {
 				return -1
 			}
 			switch data[i] {
 			case ',':
-				i = ws(data, i+1)
+				i = jsontext.WS(data, i+1)
 			case '}':
 				return i + 1
 			default:
@@ -382,7 +266,7 @@ func skipX(data []byte, i, depth int, noCtl bool) int {
 			}
 		}
 	case c == '[':
-		i = ws(data, i+1)
+		i = jsontext.WS(data, i+1)
 		if i < len(data) && data[i] == ']' {
 			return i + 1
 		}
@@ -390,12 +274,12 @@ func skipX(data []byte, i, depth int, noCtl bool) int {
 			if i = skipX(data, i, depth+1, noCtl); i < 0 {
 				return -1
 			}
-			if i = ws(data, i); i >= len(data) {
+			if i = jsontext.WS(data, i); i >= len(data) {
 				return -1
 			}
 			switch data[i] {
 			case ',':
-				i = ws(data, i+1)
+				i = jsontext.WS(data, i+1)
 			case ']':
 				return i + 1
 			default:
@@ -420,7 +304,7 @@ func skipX(data []byte, i, depth int, noCtl bool) int {
 // stopped).
 func (s *scanner) member(i int, key string) (val string, ok bool, end int) {
 	data := s.data
-	i = ws(data, i+1)
+	i = jsontext.WS(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return "", false, i + 1
 	}
@@ -433,10 +317,10 @@ func (s *scanner) member(i int, key string) (val string, ok bool, end int) {
 			return "", false, -1
 		}
 		match := s.str(i, ke, kesc) == key
-		if i = ws(data, ke); i >= len(data) || data[i] != ':' {
+		if i = jsontext.WS(data, ke); i >= len(data) || data[i] != ':' {
 			return "", false, -1
 		}
-		vi := ws(data, i+1)
+		vi := jsontext.WS(data, i+1)
 		if i = skipX(data, vi, 1, s.noCtl); i < 0 {
 			return "", false, -1
 		}
@@ -450,12 +334,12 @@ func (s *scanner) member(i int, key string) (val string, ok bool, end int) {
 			_, esc := strEndX(data, vi, s.noCtl)
 			return s.str(vi, i, esc), true, i
 		}
-		if i = ws(data, i); i >= len(data) {
+		if i = jsontext.WS(data, i); i >= len(data) {
 			return "", false, -1
 		}
 		switch data[i] {
 		case ',':
-			i = ws(data, i+1)
+			i = jsontext.WS(data, i+1)
 		case '}':
 			return "", false, i + 1
 		default:
@@ -697,7 +581,7 @@ func (n *fnode) scanObject(s *scanner, i, depth, known int) (verdict, int) {
 		}
 		return reject, skipX(data, start, depth, s.noCtl)
 	}
-	i = ws(data, i+1)
+	i = jsontext.WS(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		i++
 	} else {
@@ -720,10 +604,10 @@ func (n *fnode) scanObject(s *scanner, i, depth, known int) (verdict, int) {
 				keys = append(keys, string(key))
 			}
 			count++
-			if i = ws(data, ke); i >= len(data) || data[i] != ':' {
+			if i = jsontext.WS(data, ke); i >= len(data) || data[i] != ':' {
 				return unknown, -1
 			}
-			i = ws(data, i+1)
+			i = jsontext.WS(data, i+1)
 			var v verdict
 			switch {
 			case isProp:
@@ -741,7 +625,7 @@ func (n *fnode) scanObject(s *scanner, i, depth, known int) (verdict, int) {
 			if res = and(res, v); res == reject {
 				return rejectAll()
 			}
-			if i = ws(data, i); i >= len(data) {
+			if i = jsontext.WS(data, i); i >= len(data) {
 				return unknown, -1
 			}
 			if data[i] == '}' {
@@ -751,7 +635,7 @@ func (n *fnode) scanObject(s *scanner, i, depth, known int) (verdict, int) {
 			if data[i] != ',' {
 				return unknown, -1
 			}
-			i = ws(data, i+1)
+			i = jsontext.WS(data, i+1)
 		}
 	}
 	if len(n.required) <= 64 && seen != (uint64(1)<<len(n.required))-1 {
@@ -784,12 +668,20 @@ func (n *fnode) scanObject(s *scanner, i, depth, known int) (verdict, int) {
 }
 
 func (n *fnode) scanArray(s *scanner, i, depth, known int) (verdict, int) {
+	base := len(s.elems)
+	v, end := n.scanArrayAt(s, i, depth, known, base)
+	s.elems = s.elems[:base]
+	return v, end
+}
+
+// scanArrayAt is scanArray; the elements' offsets (for uniqueItems) go to
+// s.elems from base on.
+func (n *fnode) scanArrayAt(s *scanner, i, depth, known, base int) (verdict, int) {
 	data := s.data
 	start := i
 	res := accept
 	count := 0
-	var elems [][2]int // only with uniqueItems
-	i = ws(data, i+1)
+	i = jsontext.WS(data, i+1)
 	if i < len(data) && data[i] == ']' {
 		i++
 	} else {
@@ -806,7 +698,7 @@ func (n *fnode) scanArray(s *scanner, i, depth, known int) (verdict, int) {
 			}
 			count++
 			if n.uniqueItem {
-				elems = append(elems, [2]int{es, i})
+				s.elems = append(s.elems, [2]int{es, i})
 			}
 			if res = and(res, v); res == reject {
 				if known >= 0 {
@@ -814,7 +706,7 @@ func (n *fnode) scanArray(s *scanner, i, depth, known int) (verdict, int) {
 				}
 				return reject, skipX(data, start, depth, s.noCtl)
 			}
-			if i = ws(data, i); i >= len(data) {
+			if i = jsontext.WS(data, i); i >= len(data) {
 				return unknown, -1
 			}
 			if data[i] == ']' {
@@ -824,14 +716,14 @@ func (n *fnode) scanArray(s *scanner, i, depth, known int) (verdict, int) {
 			if data[i] != ',' {
 				return unknown, -1
 			}
-			i = ws(data, i+1)
+			i = jsontext.WS(data, i+1)
 		}
 	}
 	if count < n.minItems || (n.maxItems >= 0 && count > n.maxItems) {
 		return reject, i
 	}
 	if n.uniqueItem {
-		res = and(res, uniqueRaw(data, elems))
+		res = and(res, uniqueRaw(data, s.elems[base:]))
 	}
 	return res, i
 }
@@ -879,8 +771,8 @@ func (n *fnode) tagAt(s *scanner, i int, tb uint8) (int, bool) {
 	if b, ok := n.byTag[tv]; ok {
 		return b, true
 	}
-	if n.fallback >= 0 && s.fb != nil {
-		*s.fb++
+	if n.fallback >= 0 && !s.nofb {
+		s.fb++
 	}
 	return n.fallback, true
 }

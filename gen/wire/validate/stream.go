@@ -57,6 +57,12 @@ type Stream struct {
 	rs      []ruleset.Stream // the schema's rule sets
 	closed  bool
 
+	// Reused from frame to frame: Feed's prepared frame, the frame the
+	// rule sets see, an id's pairing key being built.
+	scratch prepared
+	rsf     rsFrame
+	keyBuf  []byte
+
 	// --type mode: each line is a value of this type, not a frame.
 	valueType   *ir.Type
 	valueSchema *jsonschema.Schema
@@ -173,7 +179,21 @@ type frameCtx struct {
 	index  int
 	method string
 	id     string
-	out    []Finding
+	// idRaw: the id's JSON text, when id is still to be rendered from it
+	// (a frame checked by quick).
+	idRaw []byte
+	out   []Finding
+}
+
+// idText is the frame's id as JSON text ("" without one).
+func (c *frameCtx) idText() string {
+	if c.idRaw != nil {
+		if v, ok := fastDecode(c.idRaw); ok {
+			c.id = jsonText(v)
+		}
+		c.idRaw = nil
+	}
+	return c.id
 }
 
 func (c *frameCtx) finding(rule string, sev Severity, ptr, schema, branch, msg string) Finding {
@@ -182,7 +202,7 @@ func (c *frameCtx) finding(rule string, sev Severity, ptr, schema, branch, msg s
 	}
 	return Finding{
 		Stream: c.s.cfg.Name, Line: c.line.Num, Offset: c.line.Offset, Frame: c.index,
-		Direction: c.dir, Method: c.method, ID: c.id,
+		Direction: c.dir, Method: c.method, ID: c.idText(),
 		Pointer: ptr, Schema: schema, Branch: branch, Rule: rule, Severity: sev, Message: msg,
 	}
 }
@@ -217,7 +237,9 @@ func (c *frameCtx) issues(rule, prefix string, is []issue) []Finding {
 // It returns the findings it can already tell; some come later (a
 // request's params findings wait for its response) or from Close.
 func (s *Stream) Feed(dir ir.Direction, l *frame.Line) []Finding {
-	return s.commit(s.prep(dir, l))
+	p := &s.scratch
+	s.prep(p, dir, l)
+	return s.commit(p)
 }
 
 // internalError turns a panic while checking the frame of l into an
@@ -253,8 +275,10 @@ type prepared struct {
 	crlf  bool
 	kind  frameKind
 	obj   map[string]any
-	// params: what the rule sets read of the params (project.go).
-	params map[string]any
+	// params: what the rule sets read of the params (project.go);
+	// cancel: the params of a cancellation notification, decoded.
+	params ruleset.Value
+	cancel map[string]any
 	// paramsOK: params kept as bytes were read by the plan or decoded
 	// (they are JSON); redo: they or the result are not, and the frame
 	// is prepared again, decoded in full.
@@ -268,39 +292,45 @@ type prepared struct {
 	// held: method.unknown and params findings of a request or
 	// notification (a request's wait for its response).
 	held []Finding
+	// quick: the frame was checked from its bytes alone (quick.go): obj
+	// is nil, idRaw and resRaw hold the id's and the result's text.
+	quick         bool
+	idRaw, resRaw rawJSON
+	// planRejected: the quick path found the params plain and the byte
+	// plan did not accept them (they go to the decoder at once).
+	planRejected bool
 }
 
-// prep runs the frame-local checks. It only reads the Stream's
-// configuration and the Validator, so it is safe to call concurrently.
-func (s *Stream) prep(dir ir.Direction, l *frame.Line) *prepared {
-	p := s.prepWith(dir, l, !s.v.noPlan)
+// prep runs the frame-local checks of l into p (whatever p held before
+// is dropped). It only reads the Stream's configuration and the
+// Validator, so it is safe to call concurrently on distinct p.
+func (s *Stream) prep(p *prepared, dir ir.Direction, l *frame.Line) {
+	s.prepWith(p, dir, l, !s.v.noPlan)
 	if p.redo {
 		// The frame's params or result are not JSON: decoded in full,
 		// for the decoder's message about the frame.
-		p = s.prepWith(dir, l, false)
+		s.prepWith(p, dir, l, false)
 	}
-	return p
 }
 
 // prepWith is prep, with the byte plan (params and result kept as bytes)
 // or without.
-func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepared) {
-	p = &prepared{line: *l}
+func (s *Stream) prepWith(p *prepared, dir ir.Direction, l *frame.Line, plan bool) {
+	*p = prepared{line: *l}
 	p.c = frameCtx{s: s, line: &p.line, dir: dir}
 	c := &p.c
 	defer func() {
 		if r := recover(); r != nil {
 			// Keep what is known: the frame still counts and is committed.
-			q := &prepared{line: *l}
-			q.c = frameCtx{s: s, line: &q.line, dir: dir}
-			q.c.out = []Finding{s.internalError(r, dir, l)}
-			p = q
+			*p = prepared{line: *l}
+			p.c = frameCtx{s: s, line: &p.line, dir: dir}
+			p.c.out = []Finding{s.internalError(r, dir, l)}
 		}
 	}()
 	if l.Blank() {
 		p.blank = true
 		c.add(RuleFrameBlank, "", "", "blank line (receivers skip it; no writer emits one)")
-		return p
+		return
 	}
 	data := l.Bytes
 	if l.BOM {
@@ -315,24 +345,19 @@ func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepar
 	}
 	if l.TooLarge {
 		c.add(RuleFrameTooLarge, "", "", fmt.Sprintf("frame of %s exceeds the limit of %s (--max-frame-bytes); frame skipped", Count(int(l.Size), "byte"), Count(int(s.maxFrame()), "byte")))
-		return p
+		return
 	}
 	utf8ok := utf8.Valid(data)
 	if !utf8ok {
-		col := 0
-		for i := 0; i < len(data); {
-			r, n := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && n <= 1 {
-				col = i + 1
-				break
-			}
-			i += n
-		}
-		c.add(RuleFrameUTF8, "", "", fmt.Sprintf("frame is not valid UTF-8 (first bad byte at column %d); checked with U+FFFD in its place", col))
+		c.add(RuleFrameUTF8, "", "", utf8Message("frame", data))
 	}
 	var val any
 	if s.valueType == nil && !s.v.opts.Snapshot && utf8ok && plan {
-		// The common case: params and result stay bytes (project.go).
+		// The common case: a valid frame checked from its bytes (quick.go).
+		if s.quick(p, data) {
+			return
+		}
+		// Else params and result stay bytes (project.go).
 		if obj, ok := decodeEnvelope(data, s.v.intern); ok {
 			val = obj
 		}
@@ -341,32 +366,32 @@ func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepar
 		var err error
 		if val, err = decodeJSONIntern(data, s.v.intern); err != nil {
 			c.add(RuleFrameJSON, "", "", "not JSON: "+err.Error()+" (receivers drop the line)")
-			return p
+			return
 		}
 	}
 	if s.valueType != nil {
 		c.out = append(c.out, c.issues(RuleValue, "", s.v.checkValue(s.valueSchema, s.valueType, val))...)
-		return p
+		return
 	}
 	obj, ok := val.(map[string]any)
 	if !ok {
 		c.add(RuleFrameNotObject, "", "", fmt.Sprintf("frame is a JSON %s, not an object (receivers drop it)", jsonType(val)))
-		return p
+		return
 	}
 	p.obj = obj
 	s.envelope(p)
 	if p.redo {
-		return p
+		return
 	}
 	// Members kept as bytes were found, not checked (decodeEnvelope):
 	// what the plan or the decoder did not read is checked here.
 	if raw, ok := obj["params"].(rawJSON); ok && !p.paramsOK && skip(raw, 0, 1) != len(raw) {
 		p.redo = true
-		return p
+		return
 	}
 	if raw, ok := obj["result"].(rawJSON); ok && skip(raw, 0, 1) != len(raw) {
 		p.redo = true
-		return p
+		return
 	}
 	if p.kind == kindRequest || p.kind == kindNotification {
 		_, cancel := cancelNotifications[p.name]
@@ -375,16 +400,21 @@ func (s *Stream) prepWith(dir ir.Direction, l *frame.Line, plan bool) (p *prepar
 			if cancel {
 				// The pairing reads the cancelled request's id.
 				if val, ok := fastDecode(x); ok {
-					p.params, _ = val.(map[string]any)
+					p.cancel, _ = val.(map[string]any)
 				}
-			} else if len(s.rs) > 0 {
+			}
+			if len(s.rs) > 0 {
 				p.params = s.v.paramsFor(p.name, x)
 			}
 		case map[string]any:
-			p.params = x
+			if cancel {
+				p.cancel = x
+			}
+			if sel, ok := s.v.selection(p.name); ok {
+				p.params = ruleset.DecodedValue(x, sel)
+			}
 		}
 	}
-	return p
 }
 
 // commit runs the checks that depend on the frames before: it must see the
@@ -444,6 +474,21 @@ func (s *Stream) commitRaw(p *prepared) (out []Finding) {
 		}
 	}
 	return c.out
+}
+
+// utf8Message is the frame.utf8 finding's message about data (a frame or
+// a document's line, what names it), which is not valid UTF-8.
+func utf8Message(what string, data []byte) string {
+	col := 0
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			col = i + 1
+			break
+		}
+		i += n
+	}
+	return fmt.Sprintf("%s is not valid UTF-8 (first bad byte at column %d); checked with U+FFFD in its place", what, col)
 }
 
 // maxFrame is only used for the message; the reader applied the limit.
@@ -583,10 +628,15 @@ func idKey(idv any) string {
 		k = "?" + jsonText(idv)
 	}
 	if len(k) > maxKeyBytes {
-		sum := sha256.Sum256([]byte(k))
-		k = k[:1] + "#" + strconv.Itoa(len(k)) + ":" + string(sum[:])
+		return hashKey(k)
 	}
 	return k
+}
+
+// hashKey is the pairing key kept for a key longer than maxKeyBytes.
+func hashKey(k string) string {
+	sum := sha256.Sum256([]byte(k))
+	return k[:1] + "#" + strconv.Itoa(len(k)) + ":" + string(sum[:])
 }
 
 func opposite(d ir.Direction) ir.Direction {
@@ -622,7 +672,11 @@ func (s *Stream) method(p *prepared, isRequest bool) {
 		c.add(RuleMethodKind, "", "", fmt.Sprintf("%q is a request but was sent as a notification (without an id)", name))
 	}
 	if raw, ok := p.obj["params"].(rawJSON); ok && !m.ParamsUndeclared {
-		is, ok := s.v.checkRaw(m.Params, raw)
+		check := s.v.checkRaw
+		if p.planRejected {
+			check = s.v.checkDecoded // the quick path ran the plan on them
+		}
+		is, ok := check(m.Params, raw)
 		if !ok {
 			p.redo = true
 			return
@@ -669,7 +723,7 @@ func hasErrors(fs []Finding) bool {
 
 func (s *Stream) request(p *prepared) {
 	c, name, held := &p.c, p.name, p.held
-	f := &rsFrame{c: c, s: s, params: p.params}
+	f := s.frame(c, p.params, false)
 	var key string
 	switch {
 	case !s.cfg.Both:
@@ -678,9 +732,12 @@ func (s *Stream) request(p *prepared) {
 		s.limited[c.dir] = true
 		c.add(RulePairingLimit, "", "/id", fmt.Sprintf("more than %s wait for their response; from here on requests from this side are not paired (their findings are reported at once, and responses that may answer them are not reported as response.unknown-id)", Count(MaxPending, "request")))
 	default:
-		key = idKey(p.idv)
+		key = s.pairKey(p)
+		if p.quick {
+			key = strings.Clone(key)
+		}
 		if prev, dup := s.pending[c.dir][key]; dup {
-			c.add(RuleRequestDuplicate, "", "/id", fmt.Sprintf("id %s is already in flight (request at line %d)", c.id, prev.line))
+			c.add(RuleRequestDuplicate, "", "/id", fmt.Sprintf("id %s is already in flight (request at line %d)", c.idText(), prev.line))
 		} else {
 			f.paired = true
 		}
@@ -701,7 +758,7 @@ func (s *Stream) request(p *prepared) {
 	for i := range held {
 		held[i].Frame, held[i].Direction = c.index, c.dir
 	}
-	r := &request{key: key, idText: c.id, method: name, m: p.m, dir: c.dir, line: c.line.Num, offset: c.line.Offset, frame: c.index, deferred: held, tokens: tokens}
+	r := &request{key: key, idText: c.idText(), method: name, m: p.m, dir: c.dir, line: c.line.Num, offset: c.line.Offset, frame: c.index, deferred: held, tokens: tokens}
 	p.held = nil
 	if s.pending[c.dir] == nil {
 		s.pending[c.dir] = map[string]*request{}
@@ -736,9 +793,8 @@ var cancelNotifications = map[string]string{
 func (s *Stream) notification(p *prepared) {
 	c := &p.c
 	c.out = append(c.out, p.held...)
-	params := p.params
-	if member, ok := cancelNotifications[p.name]; ok && params != nil {
-		if id, ok := params[member]; ok {
+	if member, ok := cancelNotifications[p.name]; ok && p.cancel != nil {
+		if id, ok := p.cancel[member]; ok {
 			// The requester cancels its request; MCP 2026-07-28 also lets
 			// the server end a client's subscriptions/listen stream so.
 			if r := s.pending[c.dir][idKey(id)]; r != nil {
@@ -748,11 +804,11 @@ func (s *Stream) notification(p *prepared) {
 			}
 		}
 	}
-	if p.m != nil && params != nil {
+	if p.m != nil && p.params.IsObject() {
 		// The rule sets' state rules run on frames whose params are valid;
 		// a frame with a params error gets that one finding (the sets may
 		// still track, e.g., its seq).
-		f := &rsFrame{c: c, s: s, params: params}
+		f := s.frame(c, p.params, false)
 		for _, rs := range s.rs {
 			rs.Notification(f, !hasErrors(p.held))
 		}
@@ -764,15 +820,15 @@ func (s *Stream) notification(p *prepared) {
 type rsFrame struct {
 	c      *frameCtx
 	s      *Stream
-	params map[string]any
+	params ruleset.Value
 	paired bool
 }
 
-func (f *rsFrame) Line() int              { return f.c.line.Num }
-func (f *rsFrame) Dir() ir.Direction      { return f.c.dir }
-func (f *rsFrame) Method() string         { return f.c.method }
-func (f *rsFrame) ID() string             { return f.c.id }
-func (f *rsFrame) Params() map[string]any { return f.params }
+func (f *rsFrame) Line() int             { return f.c.line.Num }
+func (f *rsFrame) Dir() ir.Direction     { return f.c.dir }
+func (f *rsFrame) Method() string        { return f.c.method }
+func (f *rsFrame) ID() string            { return f.c.idText() }
+func (f *rsFrame) Params() ruleset.Value { return f.params }
 
 // Paired reports whether the request's response will be seen (both
 // directions visible and the request tracked).
@@ -870,11 +926,14 @@ func (s *Stream) response(p *prepared) {
 	c := &p.c
 	res, hasRes := p.obj["result"]
 	errv, hasErr := p.obj["error"]
+	if p.quick {
+		hasRes = true // and no error (quick)
+	}
 	if !s.cfg.Both {
 		return
 	}
 	var req *request
-	key := idKey(p.idv)
+	key := s.pairKey(p) // not kept: a view of s.keyBuf
 	dirs := []ir.Direction{opposite(c.dir)}
 	if c.dir == "" {
 		dirs = []ir.Direction{ir.ClientToServer, "", ir.ServerToClient}
@@ -888,7 +947,7 @@ func (s *Stream) response(p *prepared) {
 			if s.answered[d] == nil {
 				s.answered[d] = &recentIDs{}
 			}
-			s.answered[d].add(key, c.line.Num)
+			s.answered[d].add(r.key, c.line.Num)
 			break
 		}
 	}
@@ -905,13 +964,13 @@ func (s *Stream) response(p *prepared) {
 		}
 		switch {
 		case answeredAt > 0:
-			c.add(RuleResponseDuplicate, "", "/id", fmt.Sprintf("second response to id %s (answered at line %d)", c.id, answeredAt))
+			c.add(RuleResponseDuplicate, "", "/id", fmt.Sprintf("second response to id %s (answered at line %d)", c.idText(), answeredAt))
 		case limited:
 			// Its request may be one that was not paired (pairing.limit).
 		case lost:
-			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id is waiting (nor among the last %s answered)", c.id, Count(RecentAnswers, "request")))
+			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id is waiting (nor among the last %s answered)", c.idText(), Count(RecentAnswers, "request")))
 		default:
-			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id was sent", c.id))
+			c.add(RuleResponseUnknownID, "", "/id", fmt.Sprintf("response to id %s: no request with this id was sent", c.idText()))
 		}
 		return
 	}
@@ -924,6 +983,10 @@ func (s *Stream) response(p *prepared) {
 	}
 	if !hasErr && hasRes && req.m != nil && req.m.Result != nil {
 		check := func(t *ir.Type) []issue {
+			if p.quick {
+				is, _ := v.checkRaw(t, p.resRaw) // JSON: checked in prep
+				return is
+			}
 			if raw, ok := res.(rawJSON); ok {
 				is, _ := v.checkRaw(t, raw) // JSON: checked in prep
 				return is
@@ -957,7 +1020,7 @@ func (s *Stream) response(p *prepared) {
 		c.out = append(c.out, f)
 	}
 	if req.tokens != nil {
-		f := &rsFrame{c: c, s: s}
+		f := s.frame(c, ruleset.Value{}, false)
 		for i, rs := range s.rs {
 			if req.tokens[i] != nil {
 				rs.Response(f, req.tokens[i], hasErr)

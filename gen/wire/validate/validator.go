@@ -85,7 +85,7 @@ type Validator struct {
 	// reads is what the rule sets read of each method's params (nil:
 	// nothing); readAll: a set reads every method's whole params
 	// (project.go).
-	reads   map[string]*proj
+	reads   map[string]*ruleset.Selection
 	readAll bool
 	// noPlan turns the byte plan off (benchmarks compare).
 	noPlan bool
@@ -278,19 +278,35 @@ func (v *Validator) checkValue(s *jsonschema.Schema, t *ir.Type, val any) []issu
 // else is decoded and checked by checkValue. ok is false when raw is not
 // JSON.
 func (v *Validator) checkRaw(t *ir.Type, raw rawJSON) (is []issue, ok bool) {
-	if t != nil && !v.opts.Snapshot {
-		if n := v.fast[t.Pointer]; n != nil {
-			fb := 0
-			if n.scanValue(raw, &fb) == accept && (!v.openReach[t] || (fb == 0 && v.openDispatched)) {
-				return nil, true
-			}
-		}
+	if v.planAccepts(t, raw) {
+		return nil, true
 	}
+	return v.checkDecoded(t, raw)
+}
+
+// checkDecoded is checkRaw without the byte plan (for bytes it already
+// did not accept).
+func (v *Validator) checkDecoded(t *ir.Type, raw rawJSON) (is []issue, ok bool) {
 	val, err := decodeJSON(raw)
 	if err != nil {
 		return nil, false
 	}
 	return v.checkValue(nil, t, val), true
+}
+
+// planAccepts reports whether the byte plan accepts raw as a t with
+// nothing to report: no fallback branch taken that the walker would
+// report as an unknown tag.
+func (v *Validator) planAccepts(t *ir.Type, raw []byte) bool {
+	if t == nil || v.opts.Snapshot {
+		return false
+	}
+	n := v.fast[t.Pointer]
+	if n == nil {
+		return false
+	}
+	fb := 0
+	return n.scanValue(raw, &fb) == accept && (!v.openReach[t] || (fb == 0 && v.openDispatched))
 }
 
 // libraryIssues validates val with the library: every number in it that is

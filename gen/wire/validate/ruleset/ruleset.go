@@ -63,9 +63,11 @@ type Frame interface {
 	Method() string
 	// ID is a request's or response's id as JSON text.
 	ID() string
-	// Params is the decoded params object (nil when absent or not an
-	// object), as far as the Checker's Reads asks for it.
-	Params() map[string]any
+	// Params is the params (Absent when the frame has none), as far as
+	// the Checker's Reads selects them: a view of the frame's bytes in the
+	// common case, nothing decoded (Value). A set checks its Kind: params
+	// that are not an object are no params.
+	Params() Value
 	// Report adds a finding on this frame: rule is one of the set's rule
 	// ids, sev "" its default (or the configured override), ptr a JSON
 	// pointer into the frame, msg one line.
@@ -96,11 +98,12 @@ type Checker interface {
 // Reader is an optional interface of a Checker: the parts of a method's
 // params its streams read, as JSON pointers into params ("/event/seq";
 // "*" stands for every element of an array, "" for all of params). Frame
-// Params then holds those members, whole, and the objects and arrays on
-// the way to them, nothing else (a non-object on the way is nil); nil
-// means the streams read no params of that method. A Checker without
-// Reads sees every method's whole params. The validator decodes only what
-// some set reads, so a set that reads little makes validation fast.
+// Params then shows those members, whole, and the objects and arrays on
+// the way to them, nothing else (a non-object on the way reads as Null);
+// nil means the streams read no params of that method (Params is Absent).
+// A Checker without Reads sees every method's whole params. Reads keeps a
+// set honest about what it depends on (the validator's tests check that
+// the findings are the same with all params shown).
 type Reader interface {
 	Reads(method string) []string
 }

@@ -2,17 +2,57 @@ package harness
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dshgen/dshgen/gen/wire/validate/ruleset"
 )
 
-func (s *stream) onEvent(c ruleset.Frame, p map[string]any, valid bool) {
-	sid, ok := p["sessionId"].(string)
-	ev, ok2 := p["event"].(map[string]any)
-	if !ok || !ok2 {
+// pre is the start of a finding's message about session sid.
+func pre(sid string) string { return fmt.Sprintf("session %q: ", sid) }
+
+// The members onEvent reads of the params, the event and its data, each
+// object read once (ruleset.Value.Members), by their index in these lists.
+var (
+	paramsMembers = []string{"sessionId", "event"}
+	eventMembers  = []string{"seq", "type", "data", "surfaceOp", "sourceEventSeqs"}
+	dataMembers   = []string{"turn", "step", "callId", "error", "message"}
+)
+
+const (
+	pSessionID = iota
+	pEvent
+)
+
+const (
+	eSeq = iota
+	eType
+	eData
+	eSurfaceOp
+	eSourceSeqs
+)
+
+const (
+	dTurn = iota
+	dStep
+	dCallID
+	dError
+	dMessage
+)
+
+func (s *stream) onEvent(c ruleset.Frame, p ruleset.Value, valid bool) {
+	var pm [2]ruleset.Value
+	p.Members(paramsMembers, pm[:])
+	ev := pm[pEvent]
+	if !ev.IsObject() {
 		return
 	}
-	seq, seqOK := intOf(ev["seq"])
+	sid, ok := s.sessionID(pm[pSessionID])
+	if !ok {
+		return
+	}
+	var em [5]ruleset.Value
+	ev.Members(eventMembers, em[:])
+	seq, seqOK := em[eSeq].Int()
 	seqOK = seqOK && seq >= 0
 	ss := s.session(sid, seq, seqOK)
 	if seqOK {
@@ -33,26 +73,26 @@ func (s *stream) onEvent(c ruleset.Frame, p map[string]any, valid bool) {
 	if !valid {
 		return
 	}
-	typ, _ := ev["type"].(string)
+	typ, _ := em[eType].Str()
 	proto := s.p
 	if !proto.tags[typ] {
 		return // an unknown (fallback) event type: nothing to check
 	}
-	data, _ := ev["data"].(map[string]any)
-	turn, hasTurn := intOf(data["turn"])
-	step, hasStep := intOf(data["step"])
+	var dm [5]ruleset.Value
+	em[eData].Members(dataMembers, dm[:])
+	turn, hasTurn := dm[dTurn].Int()
+	step, hasStep := dm[dStep].Int()
 	tp := "/params/event/data/turn"
 	sp := "/params/event/data/step"
-	pre := fmt.Sprintf("session %q: ", sid)
 	checkTurn := func() {
 		if !proto.turn || !ss.turnKnown || !hasTurn {
 			return
 		}
 		if ss.turn == 0 {
-			c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("%s names turn %d but no turn is open", typ, turn))
+			c.Report(RuleTurn, "", tp, pre(sid)+fmt.Sprintf("%s names turn %d but no turn is open", typ, turn))
 			ss.suspend()
 		} else if turn != ss.turn {
-			c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("%s names turn %d but the open turn is %d", typ, turn, ss.turn))
+			c.Report(RuleTurn, "", tp, pre(sid)+fmt.Sprintf("%s names turn %d but the open turn is %d", typ, turn, ss.turn))
 			ss.suspend()
 		}
 	}
@@ -61,9 +101,9 @@ func (s *stream) onEvent(c ruleset.Frame, p map[string]any, valid bool) {
 			return
 		}
 		if ss.step == 0 {
-			c.Report(RuleStep, "", sp, pre+fmt.Sprintf("%s names step %d but no step is open", typ, step))
+			c.Report(RuleStep, "", sp, pre(sid)+fmt.Sprintf("%s names step %d but no step is open", typ, step))
 		} else if step != ss.step {
-			c.Report(RuleStep, "", sp, pre+fmt.Sprintf("%s names step %d but the open step is %d", typ, step, ss.step))
+			c.Report(RuleStep, "", sp, pre(sid)+fmt.Sprintf("%s names step %d but the open step is %d", typ, step, ss.step))
 		} else {
 			return
 		}
@@ -73,9 +113,9 @@ func (s *stream) onEvent(c ruleset.Frame, p map[string]any, valid bool) {
 	case typ == evTurnStart && proto.turn && hasTurn:
 		if ss.turnKnown {
 			if ss.turn != 0 {
-				c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("turn/start %d while turn %d is open", turn, ss.turn))
+				c.Report(RuleTurn, "", tp, pre(sid)+fmt.Sprintf("turn/start %d while turn %d is open", turn, ss.turn))
 			} else if turn != ss.lastTurn+1 {
-				c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("turn/start %d after turn %d (turns are numbered 1, 2, 3 … per session; expected %d)", turn, ss.lastTurn, ss.lastTurn+1))
+				c.Report(RuleTurn, "", tp, pre(sid)+fmt.Sprintf("turn/start %d after turn %d (turns are numbered 1, 2, 3 … per session; expected %d)", turn, ss.lastTurn, ss.lastTurn+1))
 			}
 		}
 		ss.turnKnown = true
@@ -84,11 +124,11 @@ func (s *stream) onEvent(c ruleset.Frame, p map[string]any, valid bool) {
 	case typ == evTurnEnd && proto.turn && hasTurn:
 		if ss.turnKnown {
 			if ss.turn == 0 {
-				c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("turn/end %d but no turn is open", turn))
+				c.Report(RuleTurn, "", tp, pre(sid)+fmt.Sprintf("turn/end %d but no turn is open", turn))
 			} else if turn != ss.turn {
-				c.Report(RuleTurn, "", tp, pre+fmt.Sprintf("turn/end %d but the open turn is %d", turn, ss.turn))
+				c.Report(RuleTurn, "", tp, pre(sid)+fmt.Sprintf("turn/end %d but the open turn is %d", turn, ss.turn))
 			} else if proto.step && ss.step != 0 {
-				c.Report(RuleStep, "", tp, pre+fmt.Sprintf("turn/end %d while step %d is open", turn, ss.step))
+				c.Report(RuleStep, "", tp, pre(sid)+fmt.Sprintf("turn/end %d while step %d is open", turn, ss.step))
 			}
 		}
 		ss.turn, ss.step = 0, 0
@@ -96,9 +136,9 @@ func (s *stream) onEvent(c ruleset.Frame, p map[string]any, valid bool) {
 		checkTurn()
 		if ss.turnKnown && ss.turn != 0 && (!hasTurn || turn == ss.turn) {
 			if ss.step != 0 {
-				c.Report(RuleStep, "", sp, pre+fmt.Sprintf("step/start %d while step %d is open", step, ss.step))
+				c.Report(RuleStep, "", sp, pre(sid)+fmt.Sprintf("step/start %d while step %d is open", step, ss.step))
 			} else if step != ss.lastStep+1 {
-				c.Report(RuleStep, "", sp, pre+fmt.Sprintf("step/start %d after step %d of turn %d (steps restart at 1 in each turn and increase by 1; expected %d)", step, ss.lastStep, ss.turn, ss.lastStep+1))
+				c.Report(RuleStep, "", sp, pre(sid)+fmt.Sprintf("step/start %d after step %d of turn %d (steps restart at 1 in each turn and increase by 1; expected %d)", step, ss.lastStep, ss.turn, ss.lastStep+1))
 			}
 		}
 		ss.step, ss.lastStep = step, step
@@ -106,9 +146,9 @@ func (s *stream) onEvent(c ruleset.Frame, p map[string]any, valid bool) {
 		checkTurn()
 		if ss.turnKnown && ss.turn != 0 && (!hasTurn || turn == ss.turn) {
 			if ss.step == 0 {
-				c.Report(RuleStep, "", sp, pre+fmt.Sprintf("step/end %d but no step is open", step))
+				c.Report(RuleStep, "", sp, pre(sid)+fmt.Sprintf("step/end %d but no step is open", step))
 			} else if step != ss.step {
-				c.Report(RuleStep, "", sp, pre+fmt.Sprintf("step/end %d but the open step is %d", step, ss.step))
+				c.Report(RuleStep, "", sp, pre(sid)+fmt.Sprintf("step/end %d but the open step is %d", step, ss.step))
 			}
 		}
 		ss.step = 0
@@ -117,21 +157,23 @@ func (s *stream) onEvent(c ruleset.Frame, p map[string]any, valid bool) {
 		checkStep()
 	case turnScoped[typ]:
 		if proto.turn && ss.turnKnown && ss.turn == 0 {
-			c.Report(RuleTurn, "", "/params/event/type", pre+fmt.Sprintf("%s outside an open turn", typ))
+			c.Report(RuleTurn, "", "/params/event/type", pre(sid)+fmt.Sprintf("%s outside an open turn", typ))
 		}
 	}
 	if proto.tool {
-		s.toolRules(c, ss, pre, typ, ev, data, step)
+		s.toolRules(c, ss, sid, typ, &em, &dm, step)
 	}
 	if proto.surface {
-		s.surfaceRules(c, pre, typ, ev, seq, seqOK)
+		s.surfaceRules(c, sid, typ, &em, seq, seqOK)
 	}
 }
 
-func (s *stream) toolRules(c ruleset.Frame, ss *session, pre, typ string, ev, data map[string]any, step int64) {
+// toolRules checks tool/call and tool/result; em and dm are the event's
+// and its data's members (eventMembers, dataMembers).
+func (s *stream) toolRules(c ruleset.Frame, ss *session, sid, typ string, em, dm *[5]ruleset.Value, step int64) {
 	switch typ {
 	case evToolCall:
-		id, ok := data["callId"].(string)
+		id, ok := dm[dCallID].Str()
 		if !ok {
 			return
 		}
@@ -140,24 +182,24 @@ func (s *stream) toolRules(c ruleset.Frame, ss *session, pre, typ string, ev, da
 		}
 		ss.calls[id] = &toolCall{step: step, line: c.Line()}
 	case evToolRes:
-		if _, replace := ev["surfaceOp"].(map[string]any); replace {
+		if em[eSurfaceOp].IsObject() {
 			return // a replace op rewrites an earlier result
 		}
-		if e, ok := data["error"].(map[string]any); ok && e["code"] == "TOOL_NOT_STARTED" {
+		if dm[dError].Get("code").Is("TOOL_NOT_STARTED") {
 			return // synthetic repair of a call that never started
 		}
-		id := toolResultCallID(data)
-		if id == "" || !ss.turnKnown {
+		s.buf, _ = toolResultCallID(dm[dMessage]).AppendText(s.buf[:0])
+		if len(s.buf) == 0 || !ss.turnKnown {
 			return
 		}
-		tc := ss.calls[id]
+		tc := ss.calls[string(s.buf)]
 		switch {
 		case tc == nil:
-			c.Report(RuleToolResult, "", "/params/event/data/message/source/callId", pre+fmt.Sprintf("tool/result for call %q without a preceding tool/call in this turn", id))
+			c.Report(RuleToolResult, "", "/params/event/data/message/source/callId", pre(sid)+fmt.Sprintf("tool/result for call %q without a preceding tool/call in this turn", s.buf))
 		case s.p.step && tc.step != step:
-			c.Report(RuleToolResult, "", "/params/event/data/step", pre+fmt.Sprintf("tool/result for call %q in step %d, but its tool/call (line %d) was in step %d", id, step, tc.line, tc.step))
+			c.Report(RuleToolResult, "", "/params/event/data/step", pre(sid)+fmt.Sprintf("tool/result for call %q in step %d, but its tool/call (line %d) was in step %d", s.buf, step, tc.line, tc.step))
 		case tc.results > 0:
-			c.Report(RuleToolResult, "", "/params/event/data/message/source/callId", pre+fmt.Sprintf("second tool/result for call %q (tool/call at line %d)", id, tc.line))
+			c.Report(RuleToolResult, "", "/params/event/data/message/source/callId", pre(sid)+fmt.Sprintf("second tool/result for call %q (tool/call at line %d)", s.buf, tc.line))
 		}
 		if tc != nil {
 			tc.results++
@@ -165,71 +207,79 @@ func (s *stream) toolRules(c ruleset.Frame, ss *session, pre, typ string, ev, da
 	}
 }
 
-// toolResultCallID is data.message.source.callId, else the toolCallId of
-// the message's first tool-result block.
-func toolResultCallID(data map[string]any) string {
-	msg, _ := data["message"].(map[string]any)
-	if src, ok := msg["source"].(map[string]any); ok {
-		if id, ok := src["callId"].(string); ok {
+// toolResultCallID is a tool/result's data.message.source.callId, else
+// the toolCallId of the message's first tool-result block (Absent when
+// neither is a string).
+func toolResultCallID(msg ruleset.Value) ruleset.Value {
+	if src := msg.Get("source"); src.IsObject() {
+		if id := src.Get("callId"); id.Kind() == ruleset.String {
 			return id
 		}
 	}
-	if blocks, ok := msg["content"].([]any); ok {
-		for _, b := range blocks {
-			if bo, ok := b.(map[string]any); ok {
-				if id, ok := bo["toolCallId"].(string); ok {
-					return id
-				}
+	for it := msg.Get("content").Elems(); it.Next(); {
+		if b := it.Value(); b.IsObject() {
+			if id := b.Get("toolCallId"); id.Kind() == ruleset.String {
+				return id
 			}
 		}
 	}
-	return ""
+	return ruleset.Value{}
 }
 
-func (s *stream) surfaceRules(c ruleset.Frame, pre, typ string, ev map[string]any, seq int64, seqOK bool) {
+// surfaceRules checks surfaceOp and sourceEventSeqs; em are the event's
+// members (eventMembers).
+func (s *stream) surfaceRules(c ruleset.Frame, sid, typ string, em *[5]ruleset.Value, seq int64, seqOK bool) {
 	surface := s.p.surfaceTypes[typ]
-	_, hasOp := ev["surfaceOp"]
-	seqs, hasSeqs := ev["sourceEventSeqs"]
+	hasOp := em[eSurfaceOp].Exists()
+	seqs := em[eSourceSeqs]
 	switch {
 	case surface && !hasOp:
-		c.Report(RuleSurfaceOp, "", "/params/event", pre+fmt.Sprintf("%s without surfaceOp (the runtime requires it on %s)", typ, names(s.p.surfaceTypes)))
+		c.Report(RuleSurfaceOp, "", "/params/event", pre(sid)+fmt.Sprintf("%s without surfaceOp (the runtime requires it on %s)", typ, names(s.p.surfaceTypes)))
 	case !surface && hasOp:
-		c.Report(RuleSurfaceOp, "", "/params/event/surfaceOp", pre+fmt.Sprintf("%s carries surfaceOp (only %s may)", typ, names(s.p.surfaceTypes)))
+		c.Report(RuleSurfaceOp, "", "/params/event/surfaceOp", pre(sid)+fmt.Sprintf("%s carries surfaceOp (only %s may)", typ, names(s.p.surfaceTypes)))
 	}
-	if !hasSeqs {
+	if !seqs.Exists() {
 		return
 	}
 	if !s.p.seqTypes[typ] {
-		c.Report(RuleSurfaceOp, "", "/params/event/sourceEventSeqs", pre+fmt.Sprintf("%s carries sourceEventSeqs (only %s may)", typ, names(s.p.seqTypes)))
+		c.Report(RuleSurfaceOp, "", "/params/event/sourceEventSeqs", pre(sid)+fmt.Sprintf("%s carries sourceEventSeqs (only %s may)", typ, names(s.p.seqTypes)))
 		return
 	}
-	arr, ok := seqs.([]any)
-	if !ok {
+	if seqs.Kind() != ruleset.Array {
 		return
 	}
-	if len(arr) == 0 && typ != "assistant/message" {
-		c.Report(RuleSurfaceOp, "", "/params/event/sourceEventSeqs", pre+fmt.Sprintf("%s has an empty sourceEventSeqs (only assistant/message may)", typ))
+	it := seqs.Elems()
+	if !it.Next() {
+		if typ != "assistant/message" {
+			c.Report(RuleSurfaceOp, "", "/params/event/sourceEventSeqs", pre(sid)+fmt.Sprintf("%s has an empty sourceEventSeqs (only assistant/message may)", typ))
+		}
+		return
 	}
-	seen := map[int64]bool{}
-	for i, x := range arr {
-		n, ok := intOf(x)
+	// The seqs seen so far: a few, so a linear search (no allocation).
+	var small [16]int64
+	seen := small[:0]
+	for more := true; more; more = it.Next() {
+		n, ok := it.Value().Int()
 		if !ok {
 			continue
 		}
-		ptr := fmt.Sprintf("/params/event/sourceEventSeqs/%d", i)
+		i := it.Index()
 		if seqOK && n >= seq {
-			c.Report(RuleSurfaceOp, "", ptr, pre+fmt.Sprintf("sourceEventSeqs lists %d, not before the event's own seq %d", n, seq))
+			c.Report(RuleSurfaceOp, "", seqPtr(i), pre(sid)+fmt.Sprintf("sourceEventSeqs lists %d, not before the event's own seq %d", n, seq))
 		}
-		if seen[n] {
-			c.Report(RuleSurfaceOp, "", ptr, pre+fmt.Sprintf("sourceEventSeqs lists %d twice", n))
+		if slices.Contains(seen, n) {
+			c.Report(RuleSurfaceOp, "", seqPtr(i), pre(sid)+fmt.Sprintf("sourceEventSeqs lists %d twice", n))
+		} else {
+			seen = append(seen, n)
 		}
-		seen[n] = true
 	}
 }
 
-func (s *stream) onSubagent(c ruleset.Frame, name string, p map[string]any) {
-	child, ok := p["childSessionId"].(string)
-	parent, _ := p["parentSessionId"].(string)
+func seqPtr(i int) string { return fmt.Sprintf("/params/event/sourceEventSeqs/%d", i) }
+
+func (s *stream) onSubagent(c ruleset.Frame, name string, p ruleset.Value) {
+	child, ok := p.Get("childSessionId").Str()
+	parent, _ := p.Get("parentSessionId").Str()
 	if !ok {
 		return
 	}

@@ -19,7 +19,6 @@ package harness
 
 import (
 	"container/list"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -227,6 +226,21 @@ type stream struct {
 	// forgot: some session's state was dropped (MaxSessions); from then on
 	// a subagent.finished whose start is unknown is not reported.
 	forgot bool
+	buf    []byte // scratch for map lookups by a string's text
+}
+
+// sessionID returns the session id v holds (false when v is not a
+// string): the known session's own string when there is one, so that a
+// frame of a known session allocates nothing.
+func (s *stream) sessionID(v ruleset.Value) (string, bool) {
+	var ok bool
+	if s.buf, ok = v.AppendText(s.buf[:0]); !ok {
+		return "", false
+	}
+	if e, known := s.sessions[string(s.buf)]; known {
+		return e.Value.(*sessionState).id, true
+	}
+	return string(s.buf), true
 }
 
 // sessionState is everything kept about one session id.
@@ -310,16 +324,6 @@ func (s *stream) state(id string, create bool) *sessionState {
 	return st
 }
 
-// intOf returns a JSON integer's value.
-func intOf(v any) (int64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	i, err := n.Int64()
-	return i, err == nil
-}
-
 // isPlaceholder reports whether val is a whole-string normalizer token such
 // as "{{sessionId}}".
 func isPlaceholder(val any) bool {
@@ -354,10 +358,10 @@ func (s *stream) session(id string, seq int64, seqOK bool) *session {
 func (s *stream) Request(f ruleset.Frame, valid bool) any {
 	name := f.Method()
 	params := f.Params()
-	if !valid || name != "session/prompt" || params == nil || !paired(f) {
+	if !valid || name != "session/prompt" || !params.IsObject() || !paired(f) {
 		return nil
 	}
-	sid, ok := params["sessionId"].(string)
+	sid, ok := params.Get("sessionId").Str()
 	if !ok {
 		return nil
 	}
@@ -437,7 +441,7 @@ func (s *stream) sessionIdle(sid string) {
 // frame: its schema error).
 func (s *stream) Notification(f ruleset.Frame, valid bool) {
 	p := f.Params()
-	if p == nil {
+	if !p.IsObject() {
 		return
 	}
 	switch name := f.Method(); name {
@@ -447,8 +451,10 @@ func (s *stream) Notification(f ruleset.Frame, valid bool) {
 		}
 	case "session.status":
 		if valid {
-			if sid, ok := p["sessionId"].(string); ok && p["status"] == "idle" {
-				s.sessionIdle(sid)
+			if p.Get("status").Is("idle") {
+				if sid, ok := s.sessionID(p.Get("sessionId")); ok {
+					s.sessionIdle(sid)
+				}
 			}
 		}
 	case "subagent.started", "subagent.finished":
