@@ -3,7 +3,6 @@ package hardinputs_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -317,36 +316,43 @@ func checkedLangs() []string {
 	return out
 }
 
-// compile compiles one language's output under out (the --out directory)
-// with its own tools and fails the test loudly on any problem.
-func compile(t *testing.T, lang, out string) { compileWith(t, lang, out, true) }
-
-// compileWith is compile; withPyright false leaves pyright out (the slowest
-// check: about 20 s per package here) unless DSHGEN_PYRIGHT_ALL is set.
-func compileWith(t *testing.T, lang, out string, withPyright bool) {
+// compile checks one language's output under out (the --out directory)
+// with its own tools and fails the test loudly on any problem. With a
+// batch (the hostile cases), only what is cheap per case runs at once
+// (Python's import under -W error; pyright, the slowest check, only with
+// DSHGEN_PYRIGHT_ALL=1: it runs on the second protocol) and the package
+// is added to the language's batch, checked after every case.
+func compile(t *testing.T, lang, out string, batch *batches) {
 	t.Helper()
 	dir := filepath.Join(out, langDirs[lang])
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		t.Errorf("%s: generate wrote no %s/ directory", lang, langDirs[lang])
 		return
 	}
-	switch lang {
-	case "go":
+	switch {
+	case lang == "go" && batch != nil:
+		batch.golang.add(t, dir)
+	case lang == "go":
 		compileGo(t, out)
-	case "python":
-		compilePython(t, dir, withPyright || os.Getenv("DSHGEN_PYRIGHT_ALL") != "")
-	case "ts":
+	case lang == "python":
+		compilePython(t, dir, batch)
+	case lang == "ts" && batch != nil:
+		batch.ts.add(t, dir)
+	case lang == "ts":
 		compileTS(t, dir)
 	default:
 		t.Fatalf("no compile step for %s", lang)
 	}
 }
 
+// goMod is the go.mod of the scratch module around generated Go (the
+// generated code is stdlib-only).
+const goMod = "module example.com/hardinputs\n\ngo 1.26\n"
+
 func compileGo(t *testing.T, out string) {
 	t.Helper()
-	// A scratch module around out/go (the generated code is stdlib-only).
 	mod := filepath.Join(out, "go.mod")
-	if err := os.WriteFile(mod, []byte("module example.com/hardinputs\n\ngo 1.26\n"), 0o644); err != nil {
+	if err := os.WriteFile(mod, []byte(goMod), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	defer os.Remove(mod)
@@ -358,14 +364,43 @@ func compileGo(t *testing.T, out string) {
 	}
 }
 
-func compilePython(t *testing.T, dir string, withPyright bool) {
+func compilePython(t *testing.T, dir string, batch *batches) {
+	t.Helper()
+	pkg, ok := pythonPackage(t, dir)
+	if !ok {
+		return
+	}
+	importPython(t, dir, pkg)
+	if batch == nil || os.Getenv("DSHGEN_PYRIGHT_ALL") != "" {
+		pyright(t, dir, pkg)
+	}
+	switch {
+	case batch != nil:
+		batch.py.add(t, dir, pkg)
+	case mypyCmd != nil:
+		if r := runMypy(dir, filepath.Join(dir, pkg)); r.code != 0 {
+			t.Errorf("python: mypy --strict: exit %d\n%s", r.code, clip(r.stdout+r.stderr))
+		}
+	}
+}
+
+// pythonPackage is the name of the one package under dir (the python/
+// directory of an --out); false (and a test error) when there is not
+// exactly one.
+func pythonPackage(t *testing.T, dir string) (string, bool) {
 	t.Helper()
 	pkgs, _ := filepath.Glob(filepath.Join(dir, "*", "__init__.py"))
 	if len(pkgs) != 1 {
 		t.Errorf("python: want one package under %s, found %v", dir, pkgs)
-		return
+		return "", false
 	}
-	pkg := filepath.Base(filepath.Dir(pkgs[0]))
+	return filepath.Base(filepath.Dir(pkgs[0])), true
+}
+
+// importPython imports the package pkg under dir and its modules with
+// `python3 -W error`: any warning, error or output fails the test.
+func importPython(t *testing.T, dir, pkg string) {
+	t.Helper()
 	code := fmt.Sprintf("import %[1]s, %[1]s.types, %[1]s.methods, %[1]s.codec", pkg)
 	r := runCmd(dir, []string{"PYTHONPATH=" + dir, "PYTHONDONTWRITEBYTECODE=1"}, 2*time.Minute, "python3", "-W", "error", "-c", code)
 	if r.code != 0 {
@@ -373,24 +408,34 @@ func compilePython(t *testing.T, dir string, withPyright bool) {
 	} else if r.stdout != "" || r.stderr != "" {
 		t.Errorf("python: importing the generated package printed something (code from the schema ran?):\n%s", clip(r.stdout+r.stderr))
 	}
-	if mypyCmd != nil {
-		args := append(mypyCmd[1:], "--strict", "--no-incremental", "--cache-dir", os.DevNull, filepath.Join(dir, pkg))
-		r := runCmd(dir, nil, 5*time.Minute, mypyCmd[0], args...)
-		if r.code != 0 {
-			t.Errorf("python: mypy --strict: exit %d\n%s", r.code, clip(r.stdout+r.stderr))
-		}
+}
+
+// mypyFlags are the options of every mypy run: --strict, and nothing
+// cached between runs.
+var mypyFlags = []string{"--strict", "--no-incremental", "--cache-dir", os.DevNull}
+
+// runMypy runs mypy with mypyFlags on targets (package directories) in dir.
+func runMypy(dir string, targets ...string) result {
+	args := append(append(append([]string(nil), mypyCmd[1:]...), mypyFlags...), targets...)
+	return runCmd(dir, nil, 10*time.Minute, mypyCmd[0], args...)
+}
+
+// pyright runs pyright --strict on the package pkg under dir, when it is
+// installed.
+func pyright(t *testing.T, dir, pkg string) {
+	t.Helper()
+	if pyrightBin == "" {
+		return
 	}
-	if pyrightBin != "" && withPyright {
-		cfg := filepath.Join(dir, "pyrightconfig.json")
-		conf := fmt.Sprintf(`{"typeCheckingMode": "strict", "pythonVersion": "3.10", "extraPaths": [%q]}`, dir)
-		if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		defer os.Remove(cfg)
-		r := runCmd(dir, nil, 5*time.Minute, pyrightBin, "-p", cfg, filepath.Join(dir, pkg))
-		if r.code != 0 {
-			t.Errorf("python: pyright --strict: exit %d\n%s", r.code, clip(r.stdout+r.stderr))
-		}
+	cfg := filepath.Join(dir, "pyrightconfig.json")
+	conf := fmt.Sprintf(`{"typeCheckingMode": "strict", "pythonVersion": "3.10", "extraPaths": [%q]}`, dir)
+	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(cfg)
+	r := runCmd(dir, nil, 5*time.Minute, pyrightBin, "-p", cfg, filepath.Join(dir, pkg))
+	if r.code != 0 {
+		t.Errorf("python: pyright --strict: exit %d\n%s", r.code, clip(r.stdout+r.stderr))
 	}
 }
 
@@ -511,100 +556,4 @@ func clip(s string) string {
 		return s[:max] + fmt.Sprintf("\n... (%d more bytes)", len(s)-max)
 	}
 	return s
-}
-
-// tsBatch type-checks the TypeScript packages of many cases in one tsc run:
-// add copies a case's ts/ directory (its temp dir goes when its subtest
-// ends) and check, after every case has finished, compiles one program
-// over all of them with the generated tsconfig's options and reports each
-// error against the case whose file it names. A case whose tsconfig.json
-// differs from the first one's is compiled on its own at once.
-type tsBatch struct {
-	root string // the batch's own directory: <root>/<case>/ per package
-
-	mu     sync.Mutex
-	config []byte   // the first case's tsconfig.json without its header
-	cases  []string // directory names under root, in the order added
-}
-
-func (b *tsBatch) add(t *testing.T, dir string) {
-	t.Helper()
-	config, err := os.ReadFile(filepath.Join(dir, "tsconfig.json"))
-	if err != nil {
-		t.Errorf("ts: %v", err)
-		return
-	}
-	config = tsconfigBody(config)
-	name := filepath.Base(t.Name())
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.config == nil {
-		b.config = config
-	}
-	if !bytes.Equal(config, b.config) {
-		compileTS(t, dir)
-		return
-	}
-	if err := os.CopyFS(filepath.Join(b.root, name), os.DirFS(dir)); err != nil {
-		t.Fatalf("ts: copying the package for the batched tsc: %v", err)
-	}
-	b.cases = append(b.cases, name)
-}
-
-// tsconfigBody is a generated tsconfig.json without its leading comment
-// lines (the header names the schema's hash, so it differs per case).
-func tsconfigBody(b []byte) []byte {
-	for bytes.HasPrefix(b, []byte("//")) {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			return nil
-		}
-		b = b[i+1:]
-	}
-	return b
-}
-
-func (b *tsBatch) check(t *testing.T) {
-	t.Helper()
-	if len(b.cases) == 0 {
-		return
-	}
-	include := make([]string, len(b.cases))
-	for i, c := range b.cases {
-		include[i] = c + "/src"
-	}
-	config, _ := json.Marshal(map[string]any{
-		"extends":         "./" + b.cases[0] + "/tsconfig.json",
-		"compilerOptions": map[string]any{"rootDir": ".", "noEmit": true},
-		"include":         include,
-	})
-	if err := os.WriteFile(filepath.Join(b.root, "tsconfig.json"), config, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	nodeTypes := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(tscJS))), "@types")
-	r := runCmd(b.root, nil, 5*time.Minute, "node", tscJS, "-p", "tsconfig.json", "--noEmit", "--typeRoots", nodeTypes)
-	if r.code == 0 {
-		t.Logf("ts: one tsc (strict) over %d cases: clean", len(b.cases))
-		return
-	}
-	// tsc names each file relative to the batch root: <case>/src/....
-	byCase := map[string][]string{}
-	for _, line := range strings.Split(strings.TrimSpace(r.stdout+r.stderr), "\n") {
-		c, _, _ := strings.Cut(filepath.ToSlash(line), "/")
-		byCase[c] = append(byCase[c], line)
-	}
-	for _, c := range b.cases {
-		if lines := byCase[c]; len(lines) > 0 {
-			t.Errorf("ts: %s: tsc --noEmit (strict): exit %d\n%s", c, r.code, clip(strings.Join(lines, "\n")))
-			delete(byCase, c)
-		}
-	}
-	var rest []string // lines naming no case (the batch's own tsconfig, tsc itself)
-	for _, lines := range byCase {
-		rest = append(rest, lines...)
-	}
-	if len(rest) > 0 {
-		sort.Strings(rest)
-		t.Errorf("ts: tsc --noEmit (strict) over the batch: exit %d\n%s", r.code, clip(strings.Join(rest, "\n")))
-	}
 }

@@ -48,10 +48,11 @@ func TestHostileSchemas(t *testing.T) {
 		t.Fatalf("want at least 20 hostile cases, found %d (%v)", len(dirs), err)
 	}
 	t.Logf("checking the generated output in: %s", strings.Join(checkedLangs(), ", "))
-	// The TypeScript of every generating case is type-checked by one tsc
-	// run after the cases (tsBatch.check): one program over all packages
-	// costs a few seconds, one tsc per case about 2.5 s of CPU each.
-	batch := &tsBatch{root: t.TempDir()}
+	// The Go, Python and TypeScript of every generating case are checked
+	// by one run of each checker after the cases (batch_test.go): one tsc
+	// program over all packages costs a few seconds, one tsc per case
+	// about 2.5 s of CPU each; mypy's start about 0.7 s per run.
+	batch := newBatches(t)
 	t.Run("cases", func(t *testing.T) {
 		for _, ef := range dirs {
 			hostileCase(t, ef, batch)
@@ -61,7 +62,7 @@ func TestHostileSchemas(t *testing.T) {
 }
 
 // hostileCase runs the case whose expect.json is ef as a parallel subtest.
-func hostileCase(t *testing.T, ef string, batch *tsBatch) {
+func hostileCase(t *testing.T, ef string, batch *batches) {
 	dir := filepath.Dir(ef)
 	t.Run(filepath.Base(dir), func(t *testing.T) {
 		t.Parallel()
@@ -86,7 +87,7 @@ func hostileCase(t *testing.T, ef string, batch *tsBatch) {
 	})
 }
 
-func runHostile(t *testing.T, guard *listenGuard, schema string, exp expectation, batch *tsBatch) {
+func runHostile(t *testing.T, guard *listenGuard, schema string, exp expectation, batch *batches) {
 	out := filepath.Join(t.TempDir(), "out")
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
@@ -139,13 +140,7 @@ func runHostile(t *testing.T, guard *listenGuard, schema string, exp expectation
 			t.Errorf("python (in-process, --lang python not registered): %v", pyErr)
 		}
 		for _, l := range checkedLangs() {
-			if l == "ts" {
-				batch.add(t, filepath.Join(out, langDirs[l]))
-				continue
-			}
-			// pyright runs on the second protocol; here only with
-			// DSHGEN_PYRIGHT_ALL=1 (mypy --strict runs on every case).
-			compileWith(t, l, out, false)
+			compile(t, l, out, batch)
 		}
 		for _, f := range exp.Forbid {
 			forbidLines(t, out, f.Lang, f.Regexp)

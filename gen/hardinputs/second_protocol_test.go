@@ -48,7 +48,7 @@ func TestSecondProtocolGenerates(t *testing.T) {
 	}
 	for _, l := range checkedLangs() {
 		t.Run(l, func(t *testing.T) {
-			compile(t, l, out)
+			compile(t, l, out, nil)
 			methodsFile := map[string]string{"go": "go/mcp/methods.go", "python": "python/mcp/methods.py", "ts": "ts/src/methods.ts"}[l]
 			src, err := os.ReadFile(filepath.Join(out, methodsFile))
 			if err != nil {

@@ -68,6 +68,9 @@ func (e *emitter) typesModule() *typesView {
 	for _, t := range append(enums, others...) {
 		p.Blank(2)
 		e.wrappers(p, t)
+		if bigUnion(ir.TypeRef{Kind: ir.RefNamed, Named: t}) != nil {
+			e.unionPut(p, t)
+		}
 		tv.Exports = append(tv.Exports, "decode_"+t.Names.Of(py), "encode_"+t.Names.Of(py))
 	}
 	p.Blank(1)
