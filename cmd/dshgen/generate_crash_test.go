@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -38,13 +39,43 @@ type crashFixture struct {
 	old, new  map[string]string // snapshots, relative to the tree
 	newArgs   []string          // the run that is killed
 	userFiles map[string]string
+	stepList  []string // what steps returns
 }
 
+// sharedCrash is the one crash fixture of the test run: every crash test
+// reads it and copies its old tree (nothing writes to it once made), so it
+// is made once, by the first test that asks, into testScratch.
+var sharedCrash struct {
+	once sync.Once
+	f    *crashFixture // nil when making it failed
+}
+
+// newCrashFixture returns the shared crash fixture, making it on first use;
+// a test asking after making it failed fails too.
 func newCrashFixture(t *testing.T) *crashFixture {
+	t.Helper()
+	sharedCrash.once.Do(func() {
+		dir, err := os.MkdirTemp(testScratch, "crash-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := makeCrashFixture(t, dir)
+		f.stepList = f.listSteps(t)
+		sharedCrash.f = f
+	})
+	if sharedCrash.f == nil {
+		t.Fatal("making the crash fixture failed (see the first crash test that ran)")
+	}
+	return sharedCrash.f
+}
+
+// makeCrashFixture makes the crash fixture under dir (which it fills; the
+// tree generated into it stays there as the template of the old tree).
+func makeCrashFixture(t *testing.T, dir string) *crashFixture {
 	t.Helper()
 	root := repoRoot(t)
 	f := &crashFixture{
-		oldDir: t.TempDir(),
+		oldDir: filepath.Join(dir, "old"),
 		userFiles: map[string]string{
 			"out/go/go.mod":           "module example.com/mine\n",
 			"out/go/dshproto/mine.go": "package dshproto\n\n// helpers of the user's own\n",
@@ -72,9 +103,12 @@ func newCrashFixture(t *testing.T) *crashFixture {
 	}
 	sort.Strings(names)
 	delete(methods, names[0])
-	oldSchema := filepath.Join(t.TempDir(), "old.schema.json")
+	oldSchema := filepath.Join(dir, "old.schema.json")
 	b, _ = json.Marshal(sch)
 	if err := os.WriteFile(oldSchema, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(f.oldDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, stderr := runDshgen(t, f.oldDir, "generate", "--schema", oldSchema,
@@ -183,8 +217,13 @@ func pausedRun(t *testing.T, dir string, k int, args []string) (cmd *exec.Cmd, s
 	return cmd, stderr, false
 }
 
-// steps lists the disk-changing steps of the new run into the old tree.
-func (f *crashFixture) steps(t *testing.T) []string {
+// steps lists the disk-changing steps of the new run into the old tree
+// (listed once, when the fixture is made).
+func (f *crashFixture) steps(t *testing.T) []string { return f.stepList }
+
+// listSteps runs the new run into a copy of the old tree with the pause
+// hook listing its disk-changing steps, and returns them.
+func (f *crashFixture) listSteps(t *testing.T) []string {
 	t.Helper()
 	dir := f.copyOld(t)
 	cmd := exec.Command(dshgenBin, f.newArgs...)
@@ -374,7 +413,8 @@ func TestGenerateKilledDuringRecovery(t *testing.T) {
 }
 
 // TestGenerateKilledAtRandom: kills at random moments (no pause hook), as
-// a user's ^C-and-worse would land.
+// a user's ^C-and-worse would land; one that lands after the run finished
+// finds the tree wholly new.
 func TestGenerateKilledAtRandom(t *testing.T) {
 	f := newCrashFixture(t)
 	for i := range 4 {
@@ -386,8 +426,14 @@ func TestGenerateKilledAtRandom(t *testing.T) {
 		}
 		time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
-		f.checkCrashState(t, dir, i, "random")
+		// A run that exited by itself, or was killed after it had
+		// finished the switch (the tree wholly new, nothing left behind),
+		// finished first; checkWhole holds it to that.
+		if err := cmd.Wait(); err == nil || diffKeys(f.new, treeSnapshot(t, dir)) == "" {
+			f.checkWhole(t, dir, true, fmt.Sprintf("kill %d, after the run finished first", i))
+		} else {
+			f.checkCrashState(t, dir, i, "random")
+		}
 		if code, _, errOut := runDshgen(t, dir, f.newArgs...); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}

@@ -25,6 +25,10 @@ import (
 // (tests run it as a subprocess). Other tests of this package may use it.
 var dshgenBin string
 
+// testScratch is a directory of this test run's own (made by TestMain,
+// removed after the tests) for fixtures several tests share.
+var testScratch string
+
 // TestMain builds dshgen once into a temp dir; when started as a helper
 // server by a tap test (taptest.HelperEnv set) it runs that instead.
 func TestMain(m *testing.M) {
@@ -37,6 +41,12 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	dshgenBin = filepath.Join(dir, "dshgen")
+	testScratch = filepath.Join(dir, "scratch")
+	if err := os.Mkdir(testScratch, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(2)
+	}
 	build := exec.Command("go", "build", "-o", dshgenBin, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {

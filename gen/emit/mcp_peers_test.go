@@ -90,7 +90,7 @@ func mcpPeers(t *testing.T, m *ir.Model, work string) (map[string][]string, []st
 	copyIn("go/main.go", "go/peer/main.go")
 	writeFile(t, filepath.Join(work, "go", "go.mod"), []byte("module example.com/mcppeers\n\ngo 1.26\n"))
 	goBin := filepath.Join(work, "bin", "peer")
-	run(t, filepath.Join(work, "go"), []string{"GOWORK=off", "GOFLAGS=-mod=mod -trimpath"}, "go", "build", "-o", goBin, "./peer")
+	run(t, filepath.Join(work, "go"), []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, "go", "build", "-trimpath", "-o", goBin, "./peer") // -trimpath: cached by content (TestGoldenGo)
 
 	copyIn("ts/peer.ts", "ts/peer/peer.ts")
 	opts := generatedCompilerOptions(t, filepath.Join(work, "ts", "tsconfig.json"))

@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/wire/validate"
 )
 
 // Frame is one vector line: the side that sends it and its exact text.
@@ -37,6 +38,11 @@ type Set struct {
 // Generate builds the vector set of m.
 func Generate(m *ir.Model) (*Set, error) {
 	b := &builder{g: newGenerator(m), m: m, compiled: map[string]*jsonschema.Schema{}, seen: map[string]bool{}, undeclared: map[*ir.Type]bool{}}
+	// The validator's fast check spares the library most valid values; a
+	// model it cannot compile leaves every value to the library.
+	if v, err := validate.New(m, validate.Options{}); err == nil {
+		b.g.fast = v
+	}
 	for _, me := range m.Methods {
 		if me.ParamsUndeclared {
 			b.undeclared[me.Params] = true

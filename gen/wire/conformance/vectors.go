@@ -27,6 +27,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/dshgen/dshgen/gen/ir"
+	"github.com/dshgen/dshgen/gen/wire/validate"
 )
 
 // Obj is a JSON object that keeps its member order when encoded.
@@ -120,6 +121,9 @@ type generator struct {
 	// nonEmpty makes minimal arrays carry one item, so a union variant
 	// chosen for a sweep appears even where it sits inside an array.
 	nonEmpty bool
+	// fast is the validator whose fast check accepts values without the
+	// library (nil: the library checks every value).
+	fast *validate.Validator
 }
 
 func newGenerator(m *ir.Model) *generator {
@@ -480,7 +484,9 @@ func escape(s string) string {
 
 // build generates a value of t and repairs it until the schema at t accepts
 // it: a failing optional member is dropped, a missing member the schema
-// requires (if/then) is added.
+// requires (if/then) is added. A value the validator's fast check accepts
+// (g.fast, when set) is one the library accepts; every other value is
+// validated by the library, whose errors guide the repair.
 func (g *generator) build(t *ir.Type, sch *jsonschema.Schema, md mode) (any, error) {
 	g.optional = map[string]bool{}
 	g.skipped = map[string]map[string]func() any{}
@@ -491,6 +497,9 @@ func (g *generator) build(t *ir.Type, sch *jsonschema.Schema, md mode) (any, err
 		inst, err := roundJSON(v)
 		if err != nil {
 			return nil, err
+		}
+		if g.fast != nil && g.fast.Accepts(t, inst) {
+			return v, nil
 		}
 		verr := sch.Validate(inst)
 		if verr == nil {

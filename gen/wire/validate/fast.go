@@ -443,6 +443,24 @@ func and(a, b verdict) verdict {
 	return accept
 }
 
+// Accepts reports whether the fast check accepts val as a value of t (a
+// type of the validator's model), val decoded from JSON with numbers as
+// json.Number (objects map[string]any, arrays []any). True is the
+// validation library's verdict on the schema at t.Pointer (the two agree:
+// TestFastAgreesWithLibrary); false means the fast check rejects val or
+// cannot tell, and only the library can say which and why.
+func (v *Validator) Accepts(t *ir.Type, val any) bool {
+	if t == nil {
+		return false
+	}
+	n := v.fast[t.Pointer]
+	if n == nil {
+		return false
+	}
+	fb := 0
+	return n.check(val, 0, &fb) == accept
+}
+
 // check returns whether v is valid against n.
 func (n *fnode) check(v any, depth int, fb *int) verdict {
 	if n == nil {
