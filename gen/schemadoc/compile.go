@@ -105,18 +105,17 @@ func (s *Set) MetaValidate() error {
 	if s.Verified() {
 		return nil
 	}
-	pieces := s.metaPieces()
-	if pieces == nil {
+	plan := s.metaPieces()
+	if plan == nil {
 		if _, err := s.Compile(""); err != nil {
 			return NewError([]Problem{s.libraryProblem(err)})
 		}
 		return nil
 	}
 	var problems []Problem
-	for i, p := range pieces {
+	for i := range plan.groups {
 		c := baseCompiler()
-		err := c.AddResource(s.root.URL, bytes.NewReader(p))
-		pieces[i] = nil
+		err := c.AddResource(s.root.URL, bytes.NewReader(plan.piece(i)))
 		if err == nil {
 			_, err = c.Compile(s.root.URL + "#")
 		}

@@ -47,34 +47,63 @@ var defsKeys = []string{"$defs", "definitions"}
 // a document using any of them is compiled whole.
 var splitKeys = map[string]bool{"$dynamicRef": true, "$recursiveRef": true, "$anchor": true, "$dynamicAnchor": true, "$recursiveAnchor": true, "$id": true, "id": true}
 
-// metaPieces returns the documents to hand the library in place of the
-// load's one document, or nil when it is to be compiled whole (see above).
-func (s *Set) metaPieces() [][]byte {
+// metaPlan is how a document is cut into pieces: groups of root members
+// and $defs/definitions entries, each written out as a document of its own
+// only when the library is to read it.
+type metaPlan struct {
+	d        *Doc
+	identity []string // the root members every piece carries
+	groups   []metaGroup
+}
+
+type metaGroup struct {
+	members []string    // root members (the root's piece only)
+	entries []metaEntry // in document order
+}
+
+// metaEntry is one $defs (kw) entry.
+type metaEntry struct {
+	kw, name string
+	size     int // bytes of its text, up to the next entry's
+}
+
+// metaPieces returns how the load's one document is handed to the library
+// in pieces, or nil when it is to be compiled whole (see above).
+func (s *Set) metaPieces() *metaPlan {
 	d := s.root
 	if len(s.order) != 1 || len(d.Raw) <= metaPieceBytes || !d.Root.IsObject() {
 		return nil
 	}
 	root := d.Root
-	type entry struct {
-		kw, name string
-		raw      json.RawMessage
-	}
-	var entries []*entry
-	byName := map[string]*entry{} // kw + "/" + name
-	split := false
+	var entries []metaEntry
+	byName := map[string]bool{} // kw + "/" + name
 	for _, kw := range defsKeys {
 		defs := root.Member(kw)
 		if !defs.IsObject() || defs.FromOverlay() {
 			continue
 		}
-		split = true
+		var prev *Node
 		for _, name := range defs.Keys() {
-			e := &entry{kw: kw, name: name}
-			entries = append(entries, e)
-			byName[kw+"/"+name] = e
+			n := defs.Member(name)
+			if n.FromOverlay() {
+				continue // not the library's
+			}
+			if prev != nil {
+				entries[len(entries)-1].size = int(n.offset - prev.offset)
+			}
+			entries = append(entries, metaEntry{kw: kw, name: name})
+			byName[kw+"/"+name] = true
+			prev = n
+		}
+		if prev != nil {
+			raw, ok := rawAt(d.Raw, prev)
+			if !ok {
+				return nil
+			}
+			entries[len(entries)-1].size = len(raw)
 		}
 	}
-	if !split {
+	if len(entries) == 0 {
 		return nil
 	}
 	// The root piece: its members, then what their $refs reach; no
@@ -85,17 +114,17 @@ func (s *Set) metaPieces() [][]byte {
 	ref := func(r string) {
 		at, err := s.Resolve(d, r)
 		if err != nil || at.Doc != d {
-			return // reported by Open; or a file, which keeps the document whole
+			return // reported by Open; another file would have made this a load of several
 		}
 		toks := strings.SplitN(strings.TrimPrefix(at.Ptr, "/"), "/", 3)
 		first := UnescapeToken(toks[0])
 		switch {
 		case at.Ptr == "":
 		case isDefsKey(first) && len(toks) > 1:
-			key := first + "/" + UnescapeToken(toks[1])
-			if byName[key] != nil && !inRoot[key] {
+			name := UnescapeToken(toks[1])
+			if key := first + "/" + name; byName[key] && !inRoot[key] {
 				inRoot[key] = true
-				queue = append(queue, root.Member(first).Member(UnescapeToken(toks[1])))
+				queue = append(queue, root.Member(first).Member(name))
 			}
 		case isDefsKey(first):
 			cut = false // the whole $defs object as a schema
@@ -109,15 +138,15 @@ func (s *Set) metaPieces() [][]byte {
 		}
 	}
 	for _, k := range root.Keys() {
-		if isDefsKey(k) || strings.HasPrefix(k, "x-") {
+		n := root.Member(k)
+		if isDefsKey(k) || strings.HasPrefix(k, "x-") || n.FromOverlay() {
 			continue
 		}
-		inRoot[k] = true
-		n := root.Member(k)
 		if splitKeys[k] && k != "$id" && k != "id" {
 			return nil
 		}
-		if k == "$ref" && n.kind == String && n.from == nil {
+		inRoot[k] = true
+		if k == "$ref" && n.kind == String {
 			ref(n.str)
 		} else {
 			queue = append(queue, n)
@@ -139,96 +168,81 @@ func (s *Set) metaPieces() [][]byte {
 	if !cut {
 		return nil
 	}
-	for _, e := range entries {
-		raw, ok := rawAt(d.Raw, root.Member(e.kw).Member(e.name))
-		if !ok {
-			return nil
-		}
-		e.raw = raw
-	}
-	member := func(k string) (json.RawMessage, bool) { return rawAt(d.Raw, root.Member(k)) }
-	var identity []string
+	p := &metaPlan{d: d}
 	for _, k := range identityKeys {
-		if root.Member(k) != nil {
-			identity = append(identity, k)
+		if n := root.Member(k); n != nil && !n.FromOverlay() {
+			p.identity = append(p.identity, k)
 		}
 	}
-	// piece writes one document: the given root members, then the entries
-	// under their keyword.
-	piece := func(members []string, es []*entry) ([]byte, bool) {
-		var b bytes.Buffer
-		b.WriteByte('{')
-		sep := func() {
-			if b.Len() > 1 {
-				b.WriteByte(',')
-			}
-		}
-		for _, k := range members {
-			raw, ok := member(k)
-			if !ok {
-				return nil, false
-			}
-			sep()
-			writeKey(&b, k)
-			b.Write(raw)
-		}
-		for _, kw := range defsKeys {
-			open := false
-			for _, e := range es {
-				if e.kw != kw {
-					continue
-				}
-				if !open {
-					sep()
-					writeKey(&b, kw)
-					b.WriteByte('{')
-					open = true
-				} else {
-					b.WriteByte(',')
-				}
-				writeKey(&b, e.name)
-				b.Write(e.raw)
-			}
-			if open {
-				b.WriteByte('}')
-			}
-		}
-		b.WriteByte('}')
-		return b.Bytes(), true
-	}
-	var rootMembers []string
-	var rootEntries, rest []*entry
+	first := metaGroup{}
 	for _, k := range root.Keys() {
 		if inRoot[k] {
-			rootMembers = append(rootMembers, k)
+			first.members = append(first.members, k)
 		}
 	}
+	var rest []metaEntry
 	for _, e := range entries {
 		if inRoot[e.kw+"/"+e.name] {
-			rootEntries = append(rootEntries, e)
+			first.entries = append(first.entries, e)
 		} else {
 			rest = append(rest, e)
 		}
 	}
-	first, ok := piece(rootMembers, rootEntries)
-	if !ok {
-		return nil
-	}
-	pieces := [][]byte{first}
+	p.groups = append(p.groups, first)
 	for len(rest) > 0 {
 		n, size := 0, 0
-		for n < len(rest) && (n == 0 || size+len(rest[n].raw) <= metaPieceBytes) {
-			size += len(rest[n].raw)
+		for n < len(rest) && (n == 0 || size+rest[n].size <= metaPieceBytes) {
+			size += rest[n].size
 			n++
 		}
-		p, ok := piece(identity, rest[:n])
-		if !ok {
-			return nil
-		}
-		pieces = append(pieces, p)
+		p.groups = append(p.groups, metaGroup{members: p.identity, entries: rest[:n]})
 		rest = rest[n:]
 	}
-	return pieces
+	return p
+}
+
+// piece writes group i as a document: its root members, then its entries
+// under their keyword, each member's text as the file has it.
+func (p *metaPlan) piece(i int) []byte {
+	g := p.groups[i]
+	root := p.d.Root
+	var b bytes.Buffer
+	b.WriteByte('{')
+	sep := func() {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+	}
+	for _, k := range g.members {
+		raw, _ := rawAt(p.d.Raw, root.Member(k))
+		sep()
+		writeKey(&b, k)
+		b.Write(raw)
+	}
+	for _, kw := range defsKeys {
+		open := false
+		for _, e := range g.entries {
+			if e.kw != kw {
+				continue
+			}
+			if !open {
+				sep()
+				writeKey(&b, kw)
+				b.WriteByte('{')
+				open = true
+			} else {
+				b.WriteByte(',')
+			}
+			raw, _ := rawAt(p.d.Raw, root.Member(kw).Member(e.name))
+			writeKey(&b, e.name)
+			b.Write(raw)
+		}
+		if open {
+			b.WriteByte('}')
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
 func isDefsKey(k string) bool { return k == "$defs" || k == "definitions" }
@@ -253,7 +267,8 @@ func scanRefs(n *Node, ref func(string)) bool {
 }
 
 // rawAt returns the text of the value n in raw, the file it was parsed
-// from (false for a value an overlay provided, or a nil node).
+// from (false for a value an overlay provided, or a nil node; never for a
+// node of raw's own tree).
 func rawAt(raw []byte, n *Node) (json.RawMessage, bool) {
 	if n == nil || n.from != nil || n.offset < 0 || n.offset >= int64(len(raw)) {
 		return nil, false
