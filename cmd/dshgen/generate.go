@@ -127,11 +127,6 @@ is 0.0.1, out/0.2.1/{go,python,ts} is 0.2.1, and --check checks both);
 			if err != nil {
 				return usageErr(err)
 			}
-			for _, j := range jobs {
-				// Meta-validated: the library's compiled form is not
-				// needed to print (the vectors compile what they use).
-				j.m.Source().ReleaseCompiled()
-			}
 			// One target per output root: the revisions of the repository
 			// layout share "out" (0.2.1's files under 0.2.1/), so that one
 			// transaction and one manifest cover them.
@@ -139,6 +134,17 @@ is 0.0.1, out/0.2.1/{go,python,ts} is 0.2.1, and --check checks both);
 			var models []*ir.Model
 			root := map[string]int{}
 			for _, j := range jobs {
+				// The vectors read the schema documents; the bindings are
+				// printed from the IR alone, so the documents go first.
+				var vectors []ir.File
+				if j.vectors != "" {
+					set, err := conformance.Generate(j.m)
+					if err != nil {
+						return usageErr(fmt.Errorf("conformance vectors: %w", err))
+					}
+					vectors = set.Files()
+				}
+				j.m.DropSource()
 				files, err := generateAll(j.m, langs, o)
 				if err != nil {
 					return usageErr(err)
@@ -165,13 +171,9 @@ is 0.0.1, out/0.2.1/{go,python,ts} is 0.2.1, and --check checks both);
 					t.Files = append(t.Files, f)
 				}
 				if j.vectors != "" {
-					set, err := conformance.Generate(j.m)
-					if err != nil {
-						return usageErr(fmt.Errorf("conformance vectors: %w", err))
-					}
 					// The vectors directory also holds the drivers: the whole
 					// directory is in scope, but only listed files are dshgen's.
-					targets = append(targets, output.Target{Dir: j.vectors, Files: set.Files(), Scopes: []string{""}})
+					targets = append(targets, output.Target{Dir: j.vectors, Files: vectors, Scopes: []string{""}})
 				}
 			}
 			if check {

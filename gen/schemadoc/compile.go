@@ -170,13 +170,3 @@ func (s *Set) Verified() bool {
 	}
 	return true
 }
-
-// ReleaseCompiled drops the validation library's compiled schemas (a
-// later Compile compiles again): for a caller that only needed
-// MetaValidate, such as generation, whose peak memory they would
-// otherwise raise by about a third (gen/emit/BENCH.md).
-func (s *Set) ReleaseCompiled() {
-	s.comp.mu.Lock()
-	s.comp.st = nil
-	s.comp.mu.Unlock()
-}
