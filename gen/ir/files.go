@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 )
@@ -59,4 +60,38 @@ func DocLines(s string) []string {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
 	return lines
+}
+
+// TidyLines tidies a rendered file in place and returns it: trailing
+// spaces and tabs are cut from every line, blank lines at the start and
+// the end are dropped, runs of more than maxBlank blank lines inside are
+// cut to maxBlank, and the file ends with exactly one newline (a file of
+// blank lines becomes "\n"). It allocates nothing (beyond one byte when b
+// does not end with a newline), so a large file is not copied.
+func TidyLines(b []byte, maxBlank int) []byte {
+	w, blank, wrote := 0, 0, false
+	for r := 0; r < len(b); {
+		end := bytes.IndexByte(b[r:], '\n')
+		next := r + end + 1
+		if end < 0 {
+			end, next = len(b)-r, len(b)
+		}
+		line := bytes.TrimRight(b[r:r+end], " \t")
+		r = next
+		if len(line) == 0 {
+			blank++
+			continue
+		}
+		if wrote {
+			b[w] = '\n'
+			w++
+			for i := 0; i < blank && i < maxBlank; i++ {
+				b[w] = '\n'
+				w++
+			}
+		}
+		w += copy(b[w:], line)
+		blank, wrote = 0, true
+	}
+	return append(b[:w], '\n')
 }

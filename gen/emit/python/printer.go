@@ -18,10 +18,25 @@ import (
 // imports then renders exactly those imports, in the order ruff's isort
 // wants.
 type printer struct {
-	lines []string
+	// out holds the lines printed, separated by newlines (no newline after
+	// the last); lines counts them (a docstring counts as one).
+	out   strings.Builder
+	lines int
 	depth int
 	used  map[string]bool
 	tmp   *int // numbers for locals (see fresh), shared with sub-printers
+}
+
+// line appends one line (or block of lines) at indentation depth.
+func (p *printer) line(depth int, s string) {
+	if p.lines > 0 {
+		p.out.WriteByte('\n')
+	}
+	for i := 0; i < depth; i++ {
+		p.out.WriteString("    ")
+	}
+	p.out.WriteString(s)
+	p.lines++
 }
 
 func newPrinter() *printer { return &printer{used: map[string]bool{}, tmp: new(int)} }
@@ -34,7 +49,7 @@ func (p *printer) P(format string, args ...any) {
 		s = fmt.Sprintf(format, args...)
 	}
 	p.note(s)
-	p.lines = append(p.lines, strings.Repeat("    ", p.depth)+s)
+	p.line(p.depth, s)
 }
 
 // Block prints header (a line ending in ":") and body one level deeper.
@@ -96,12 +111,17 @@ func (p *printer) sub() *printer {
 }
 
 // splice appends the lines of a sub-printer.
-func (p *printer) splice(s *printer) { p.lines = append(p.lines, s.lines...) }
+func (p *printer) splice(s *printer) {
+	if s.lines > 0 {
+		p.line(0, s.out.String())
+		p.lines += s.lines - 1
+	}
+}
 
 // Blank prints n empty lines.
 func (p *printer) Blank(n int) {
 	for i := 0; i < n; i++ {
-		p.lines = append(p.lines, "")
+		p.line(0, "")
 	}
 }
 
@@ -110,7 +130,7 @@ func (p *printer) Blank(n int) {
 func (p *printer) Doc(paras ...string) {
 	indent := strings.Repeat("    ", p.depth)
 	if d := docstring(docParas(indent, paras...), indent); d != "" {
-		p.lines = append(p.lines, d)
+		p.line(0, d)
 	}
 }
 
@@ -118,7 +138,7 @@ func (p *printer) Doc(paras ...string) {
 // records the names it uses.
 func (p *printer) Text(s string) {
 	p.note(s)
-	p.lines = append(p.lines, strings.TrimRight(s, "\n"))
+	p.line(0, strings.TrimRight(s, "\n"))
 }
 
 // fresh returns a new number for local variable names (the numbers only
@@ -128,7 +148,7 @@ func (p *printer) fresh() string {
 	return fmt.Sprint(*p.tmp)
 }
 
-func (p *printer) String() string { return strings.Join(p.lines, "\n") }
+func (p *printer) String() string { return p.out.String() }
 
 // note records the importable names in a piece of code.
 func (p *printer) note(code string) {

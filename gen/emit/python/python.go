@@ -115,7 +115,7 @@ func (e *emitter) emit() ([]ir.File, error) {
 		if err := tmpl.ExecuteTemplate(&b, j.tmpl, j.data); err != nil {
 			return nil, fmt.Errorf("python: %s: %w", j.tmpl, err)
 		}
-		files = append(files, ir.File{Path: j.path, Data: tidy(b.Bytes())})
+		files = append(files, ir.File{Path: j.path, Data: ir.TidyLines(b.Bytes(), 2)})
 	}
 	return sortFiles(files), nil
 }
@@ -131,31 +131,6 @@ func (e *emitter) description() string {
 func sortFiles(fs []ir.File) []ir.File {
 	sort.Slice(fs, func(i, j int) bool { return fs[i].Path < fs[j].Path })
 	return fs
-}
-
-// tidy collapses runs of blank lines the templates leave (at most two in
-// a row, as PEP 8 has it), strips trailing white space and ends the file
-// with exactly one newline.
-func tidy(b []byte) []byte {
-	lines := strings.Split(string(b), "\n")
-	var out []string
-	blank := 0
-	for _, l := range lines {
-		l = strings.TrimRight(l, " \t")
-		if l == "" {
-			blank++
-			if blank > 2 || len(out) == 0 {
-				continue
-			}
-		} else {
-			blank = 0
-		}
-		out = append(out, l)
-	}
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	return []byte(strings.Join(out, "\n") + "\n")
 }
 
 func indentLines(n int, s string) string {
