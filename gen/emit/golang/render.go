@@ -144,6 +144,7 @@ func (g *goFile) Bytes() ([]byte, error) {
 	if g.body.Len() == 0 {
 		return out, nil
 	}
-	out = append(out, '\n')
-	return append(out, g.body.Bytes()...), nil
+	file := make([]byte, 0, len(out)+1+g.body.Len())
+	file = append(append(file, out...), '\n')
+	return append(file, g.body.Bytes()...), nil
 }

@@ -2,6 +2,7 @@ package python
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"sort"
 	"strings"
@@ -18,9 +19,11 @@ import (
 // imports then renders exactly those imports, in the order ruff's isort
 // wants.
 type printer struct {
-	// out holds the lines printed, separated by newlines (no newline after
-	// the last); lines counts them (a docstring counts as one).
-	out   strings.Builder
+	// out receives the lines printed, separated by newlines (no newline
+	// after the last): buf, or a spooled file (newSpoolPrinter). lines
+	// counts them (a docstring counts as one).
+	out   sink
+	buf   *strings.Builder
 	lines int
 	depth int
 	used  map[string]bool
@@ -39,7 +42,23 @@ func (p *printer) line(depth int, s string) {
 	p.lines++
 }
 
-func newPrinter() *printer { return &printer{used: map[string]bool{}, tmp: new(int)} }
+// sink is where a printer's text goes.
+type sink interface {
+	io.Writer
+	io.StringWriter
+	io.ByteWriter
+}
+
+func newPrinter() *printer {
+	b := &strings.Builder{}
+	return &printer{out: b, buf: b, used: map[string]bool{}, tmp: new(int)}
+}
+
+// newSpoolPrinter is a printer whose text goes to w (String is then
+// empty).
+func newSpoolPrinter(w sink) *printer {
+	return &printer{out: w, used: map[string]bool{}, tmp: new(int)}
+}
 
 // P prints one line of code (fmt.Sprintf of format and args) at the current
 // indentation and records the names it uses.
@@ -107,13 +126,14 @@ func (p *printer) Union(head string, members []string) {
 // sub returns a printer for statements one level deeper than p that shares
 // its imports and local numbering; splice adds its lines to p.
 func (p *printer) sub() *printer {
-	return &printer{depth: p.depth + 1, used: p.used, tmp: p.tmp}
+	b := &strings.Builder{}
+	return &printer{out: b, buf: b, depth: p.depth + 1, used: p.used, tmp: p.tmp}
 }
 
 // splice appends the lines of a sub-printer.
 func (p *printer) splice(s *printer) {
 	if s.lines > 0 {
-		p.line(0, s.out.String())
+		p.line(0, s.String())
 		p.lines += s.lines - 1
 	}
 }
@@ -148,7 +168,13 @@ func (p *printer) fresh() string {
 	return fmt.Sprint(*p.tmp)
 }
 
-func (p *printer) String() string { return p.out.String() }
+// String returns what was printed ("" for a spool printer).
+func (p *printer) String() string {
+	if p.buf == nil {
+		return ""
+	}
+	return p.buf.String()
+}
 
 // note records the importable names in a piece of code.
 func (p *printer) note(code string) {

@@ -99,3 +99,44 @@ func TestPrinterImportsWhatItPrints(t *testing.T) {
 		t.Errorf("imports:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestSpooled: printed straight into a spool (ir.Options.Spool), every
+// file of the shipped schema and of the cases has the bytes it has in
+// memory.
+func TestSpooled(t *testing.T) {
+	schemas := []string{filepath.Join(root, "schema/0.0.1/dsh-sdk-protocol.schema.json")}
+	cases, _ := filepath.Glob(filepath.Join(root, "testdata/cases/*/schema*.json"))
+	schemas = append(schemas, cases...)
+	spool := ir.NewSpool()
+	defer spool.Close()
+	for _, s := range schemas {
+		m, err := ir.Load(s)
+		if err != nil {
+			continue
+		}
+		mem, err := Emit(m, ir.Options{Version: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		disk, err := Emit(m, ir.Options{Version: "test", Spool: spool})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(mem) != len(disk) {
+			t.Fatalf("%s: %d files in memory, %d spooled", s, len(mem), len(disk))
+		}
+		spooled := 0
+		for i := range mem {
+			got, err := disk[i].Bytes()
+			if err != nil || disk[i].Path != mem[i].Path || !bytes.Equal(got, mem[i].Data) {
+				t.Errorf("%s: %s spooled differs from %s in memory (%v)", s, disk[i].Path, mem[i].Path, err)
+			}
+			if disk[i].Spool != nil {
+				spooled++
+			}
+		}
+		if spooled == 0 {
+			t.Errorf("%s: nothing was printed into the spool", s)
+		}
+	}
+}
