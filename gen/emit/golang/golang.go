@@ -50,25 +50,25 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 	}
 	e := &emitter{m: m}
 	headers := m.HeaderLines(o)
-	types, codec := newGoFile("types.go", pkg, headers), newGoFile("json.go", pkg, headers)
+	types, codec := newGoFile("types.go", pkg, headers, o.Spool), newGoFile("json.go", pkg, headers, o.Spool)
 	if err := e.types(types, codec); err != nil {
 		return nil, err
 	}
-	methods := newGoFile("methods.go", pkg, headers)
+	methods := newGoFile("methods.go", pkg, headers, nil)
 	e.methods(methods.Next())
 	files := []*goFile{codec, methods, types}
 	if len(m.Methods) > 0 { // a schema of types alone has no SDK to print
-		sdk := newGoFile("sdk.go", pkg, headers)
+		sdk := newGoFile("sdk.go", pkg, headers, nil)
 		e.sdk(sdk.Next())
 		files = append(files, sdk)
 	}
 	var rendered []ir.File
 	for _, f := range files {
-		data, err := f.Bytes()
+		file, err := f.File(dir + "/" + f.name)
 		if err != nil {
 			return nil, err
 		}
-		rendered = append(rendered, ir.File{Path: dir + "/" + f.name, Data: data})
+		rendered = append(rendered, file)
 	}
 	if o.GoModule != "" {
 		mod, err := goMod(m, o, dir)

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/dshgen/dshgen/gen/ir"
 )
 
 // goFile prints one Go file a group of declarations at a time: each group
@@ -26,13 +29,19 @@ type goFile struct {
 	pkg     string
 	headers []string
 	cur     *jen.File
-	body    bytes.Buffer
-	imports map[string]string // import path → its line as jennifer writes it in a block
-	err     error
+	// The groups printed so far: in body, or, with a spool, in spooled.
+	body     bytes.Buffer
+	spool    *ir.Spool
+	spooled  *ir.SpoolWriter
+	bodySize int64
+	imports  map[string]string // import path → its line as jennifer writes it in a block
+	err      error
 }
 
-func newGoFile(name, pkg string, headers []string) *goFile {
-	return &goFile{name: name, pkg: pkg, headers: headers, imports: map[string]string{}}
+// newGoFile starts a file; with a spool (ir.Options.Spool) its groups are
+// kept there instead of in memory.
+func newGoFile(name, pkg string, headers []string, spool *ir.Spool) *goFile {
+	return &goFile{name: name, pkg: pkg, headers: headers, spool: spool, imports: map[string]string{}}
 }
 
 // Next ends the current group and returns the jen.File the next group's
@@ -73,10 +82,25 @@ func (g *goFile) flush() {
 		g.err = fmt.Errorf("go %s: %w\n%s", g.name, err, src)
 		return
 	}
-	if g.body.Len() > 0 {
-		g.body.WriteByte('\n')
+	if g.bodySize > 0 {
+		g.write([]byte{'\n'})
 	}
-	g.body.Write(bytes.TrimPrefix(out, []byte(clause)))
+	g.write(bytes.TrimPrefix(out, []byte(clause)))
+}
+
+// write appends to the body.
+func (g *goFile) write(b []byte) {
+	g.bodySize += int64(len(b))
+	if g.spool == nil {
+		g.body.Write(b)
+		return
+	}
+	if g.spooled == nil {
+		if g.spooled, g.err = g.spool.Create(); g.err != nil {
+			return
+		}
+	}
+	g.spooled.Write(b)
 }
 
 // takeImports records the import declaration jennifer rendered at the
@@ -106,12 +130,13 @@ func (g *goFile) addImport(line string) {
 	g.imports[path] = line
 }
 
-// Bytes ends the last group and returns the whole file: the header
-// comments, the package clause, the import block, the groups.
-func (g *goFile) Bytes() ([]byte, error) {
+// File ends the last group and returns the whole file at path: the header
+// comments, the package clause, the import block, the groups (in the
+// spool, with one).
+func (g *goFile) File(path string) (ir.File, error) {
 	g.flush()
 	if g.err != nil {
-		return nil, g.err
+		return ir.File{}, g.err
 	}
 	var head strings.Builder
 	for _, h := range g.headers {
@@ -139,12 +164,37 @@ func (g *goFile) Bytes() ([]byte, error) {
 	}
 	out, err := format.Source([]byte(head.String()))
 	if err != nil {
-		return nil, fmt.Errorf("go %s: %w", g.name, err)
+		return ir.File{}, fmt.Errorf("go %s: %w", g.name, err)
 	}
-	if g.body.Len() == 0 {
-		return out, nil
+	if g.bodySize == 0 {
+		return ir.File{Path: path, Data: out}, nil
 	}
-	file := make([]byte, 0, len(out)+1+g.body.Len())
-	file = append(append(file, out...), '\n')
-	return append(file, g.body.Bytes()...), nil
+	if g.spooled == nil {
+		file := make([]byte, 0, len(out)+1+g.body.Len())
+		file = append(append(file, out...), '\n')
+		return ir.File{Path: path, Data: append(file, g.body.Bytes()...)}, nil
+	}
+	body, err := g.spooled.Close(g.name + " body")
+	if err != nil {
+		return ir.File{}, err
+	}
+	defer g.spool.Discard(body)
+	w, err := g.spool.Create()
+	if err != nil {
+		return ir.File{}, err
+	}
+	w.Write(append(out, '\n'))
+	r, err := body.Open()
+	if err == nil {
+		_, err = io.Copy(w, r)
+		r.Close()
+	}
+	f, cerr := w.Close(path)
+	if err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return ir.File{}, fmt.Errorf("go %s: %w", g.name, err)
+	}
+	return f, nil
 }
