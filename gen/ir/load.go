@@ -180,7 +180,7 @@ func (m *Model) Source() *schemadoc.Set { return m.source }
 // parsed trees, their bytes, the validation library's compiled schemas),
 // for a caller that goes on to print bindings only: the emitters read the
 // IR alone. Source returns nil afterwards. For a schema of B bytes this
-// frees about 5.5 B (gen/emit/BENCH.md).
+// frees about 4 B (gen/emit/BENCH.md).
 func (m *Model) DropSource() {
 	m.source = nil
 	for _, me := range m.Methods {
