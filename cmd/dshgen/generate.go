@@ -31,6 +31,9 @@ var version = "0.1.0"
 var emitters = emit.All
 
 // generateAll runs the selected emitters and returns every file, sorted.
+// With o.Spool, each emitter's files are moved into it as soon as the
+// emitter returns (those it did not print there itself), so that the
+// bindings are not all in memory at once.
 func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
 	want := map[string]bool{}
 	for _, l := range langs {
@@ -57,6 +60,12 @@ func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
 		go func() {
 			defer wg.Done()
 			results[i], errs[i] = e.Emit(m, o)
+			for k, f := range results[i] {
+				if o.Spool == nil || errs[i] != nil {
+					break
+				}
+				results[i][k], errs[i] = o.Spool.Put(f)
+			}
 		}()
 	}
 	wg.Wait()
@@ -127,18 +136,30 @@ is 0.0.1, out/0.2.1/{go,python,ts} is 0.2.1, and --check checks both);
 			if err != nil {
 				return usageErr(err)
 			}
-			for _, j := range jobs {
-				// Meta-validated: the library's compiled form is not
-				// needed to print (the vectors compile what they use).
-				j.m.Source().ReleaseCompiled()
-			}
 			// One target per output root: the revisions of the repository
 			// layout share "out" (0.2.1's files under 0.2.1/), so that one
 			// transaction and one manifest cover them.
+			if !check {
+				// Written files go through a spool on disk: --check diffs
+				// the bytes in memory.
+				o.Spool = ir.NewSpool()
+				defer o.Spool.Close()
+			}
 			var targets []output.Target
 			var models []*ir.Model
 			root := map[string]int{}
 			for _, j := range jobs {
+				// The vectors read the schema documents; the bindings are
+				// printed from the IR alone, so the documents go first.
+				var vectors []ir.File
+				if j.vectors != "" {
+					set, err := conformance.Generate(j.m)
+					if err != nil {
+						return usageErr(fmt.Errorf("conformance vectors: %w", err))
+					}
+					vectors = set.Files()
+				}
+				j.m.DropSource()
 				files, err := generateAll(j.m, langs, o)
 				if err != nil {
 					return usageErr(err)
@@ -165,13 +186,9 @@ is 0.0.1, out/0.2.1/{go,python,ts} is 0.2.1, and --check checks both);
 					t.Files = append(t.Files, f)
 				}
 				if j.vectors != "" {
-					set, err := conformance.Generate(j.m)
-					if err != nil {
-						return usageErr(fmt.Errorf("conformance vectors: %w", err))
-					}
 					// The vectors directory also holds the drivers: the whole
 					// directory is in scope, but only listed files are dshgen's.
-					targets = append(targets, output.Target{Dir: j.vectors, Files: set.Files(), Scopes: []string{""}})
+					targets = append(targets, output.Target{Dir: j.vectors, Files: vectors, Scopes: []string{""}})
 				}
 			}
 			if check {

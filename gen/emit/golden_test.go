@@ -256,3 +256,45 @@ func generatedFiles(t *testing.T) map[string][]byte {
 	})
 	return out
 }
+
+// TestSpooled: with ir.Options.Spool every emitter gives, for the shipped
+// schemas and the cases, the same files with the same bytes as in memory,
+// and the Go and Python emitters print their type files into the spool.
+func TestSpooled(t *testing.T) {
+	schemas, _ := filepath.Glob(filepath.Join(root, "schema", "*", "*.schema.json"))
+	cases, _ := filepath.Glob(filepath.Join(root, "testdata", "cases", "*", "schema*.json"))
+	spool := ir.NewSpool()
+	defer spool.Close()
+	printed := map[string]bool{}
+	for _, s := range append(schemas, cases...) {
+		m, err := ir.Load(s)
+		if err != nil {
+			continue // a case of a refused schema
+		}
+		for _, e := range emit.All {
+			mem, err := e.Emit(m, ir.Options{Version: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			disk, err := e.Emit(m, ir.Options{Version: "test", Spool: spool})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(mem) != len(disk) {
+				t.Fatalf("%s %s: %d files in memory, %d spooled", s, e.Lang, len(mem), len(disk))
+			}
+			for i := range mem {
+				got, err := disk[i].Bytes()
+				if err != nil || disk[i].Path != mem[i].Path || !bytes.Equal(got, mem[i].Data) {
+					t.Errorf("%s: %s spooled differs from %s in memory (%v)", s, disk[i].Path, mem[i].Path, err)
+				}
+				if disk[i].Spool != nil {
+					printed[e.Lang] = true
+				}
+			}
+		}
+	}
+	if !printed["go"] || !printed["python"] {
+		t.Errorf("printed into the spool: %v, want go and python", printed)
+	}
+}

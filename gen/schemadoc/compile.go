@@ -51,10 +51,9 @@ func (s *Set) Compile(ptr string) (*jsonschema.Schema, error) {
 	return sch, nil
 }
 
+// newCompiler returns a compiler that knows every document of the load.
 func (s *Set) newCompiler() *jsonschema.Compiler {
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.AssertFormat = false
+	c := baseCompiler()
 	known := map[string]bool{}
 	for _, d := range s.order {
 		known[d.URL] = true
@@ -80,6 +79,15 @@ func (s *Set) newCompiler() *jsonschema.Compiler {
 			}
 		}
 	}
+	return c
+}
+
+// baseCompiler returns a compiler of dshgen's settings that knows no
+// document and loads none.
+func baseCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = false
 	c.LoadURL = func(s string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("refusing to load %s: dshgen never fetches or reads a schema the loader did not", s)
 	}
@@ -88,15 +96,34 @@ func (s *Set) newCompiler() *jsonschema.Compiler {
 
 // MetaValidate compiles the root schema with the validation library, which
 // checks each file against the meta-schema of the draft it declares. A
-// failure is returned as an *Error locating the offending keyword.
+// failure is returned as an *Error locating the offending keyword (one
+// problem per piece that fails, for a document meta-validated in pieces:
+// see pieces.go). A large document's pieces are compiled by compilers of
+// their own, which are dropped: a later Compile compiles the document
+// whole.
 func (s *Set) MetaValidate() error {
 	if s.Verified() {
 		return nil
 	}
-	if _, err := s.Compile(""); err != nil {
-		return NewError([]Problem{s.libraryProblem(err)})
+	plan := s.metaPieces()
+	if plan == nil {
+		if _, err := s.Compile(""); err != nil {
+			return NewError([]Problem{s.libraryProblem(err)})
+		}
+		return nil
 	}
-	return nil
+	var problems []Problem
+	for i := range plan.groups {
+		c := baseCompiler()
+		err := c.AddResource(s.root.URL, bytes.NewReader(plan.piece(i)))
+		if err == nil {
+			_, err = c.Compile(s.root.URL + "#")
+		}
+		if err != nil {
+			problems = append(problems, s.libraryProblem(err))
+		}
+	}
+	return NewError(problems)
 }
 
 // libraryProblem turns a validation-library compile error into a Problem.
@@ -142,14 +169,4 @@ func (s *Set) Verified() bool {
 		}
 	}
 	return true
-}
-
-// ReleaseCompiled drops the validation library's compiled schemas (a
-// later Compile compiles again): for a caller that only needed
-// MetaValidate, such as generation, whose peak memory they would
-// otherwise raise by about a third (gen/emit/BENCH.md).
-func (s *Set) ReleaseCompiled() {
-	s.comp.mu.Lock()
-	s.comp.st = nil
-	s.comp.mu.Unlock()
 }

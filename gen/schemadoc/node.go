@@ -32,15 +32,54 @@ func (k Kind) String() string { return kindNames[k] }
 // A Node is read-only once its document is loaded, except for the "used"
 // mark Get sets on overlay-provided members (see Overlay).
 type Node struct {
-	kind   Kind
-	b      bool
-	num    json.Number
-	str    string
-	items  []*Node
-	keys   []string
-	vals   map[string]*Node
+	kind Kind
+	b    bool
+	str  string // a string's value, a number's literal text
+	// items are an array's elements, or an object's member values in the
+	// order of keys.
+	items []*Node
+	keys  []string
+	// index is where each member of an object of more than indexFrom
+	// members is in keys (a smaller object is searched in order: most are
+	// small, and a map each would double the tree's size).
+	index  map[string]int
 	offset int64
 	from   *origin
+}
+
+// indexFrom is the number of members above which an object is indexed.
+const indexFrom = 12
+
+// at returns the position of member key of an object node (-1 when absent).
+func (n *Node) at(key string) int {
+	if n.index != nil {
+		if i, ok := n.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, k := range n.keys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// add appends member key to an object node (the parser, which has
+// checked key is new).
+func (n *Node) add(key string, v *Node) {
+	n.keys = append(n.keys, key)
+	n.items = append(n.items, v)
+	switch {
+	case n.index != nil:
+		n.index[key] = len(n.keys) - 1
+	case len(n.keys) > indexFrom:
+		n.index = make(map[string]int, 2*len(n.keys))
+		for i, k := range n.keys {
+			n.index[k] = i
+		}
+	}
 }
 
 // Kind returns the node's JSON type (Null for a nil node).
@@ -62,7 +101,7 @@ func (n *Node) Number() json.Number {
 	if n == nil || n.kind != Number {
 		return ""
 	}
-	return n.num
+	return json.Number(n.str)
 }
 
 // Str returns a string node's value ("" for any other node).
@@ -107,7 +146,10 @@ func (n *Node) Member(key string) *Node {
 	if n == nil || n.kind != Object {
 		return nil
 	}
-	return n.vals[key]
+	if i := n.at(key); i >= 0 {
+		return n.items[i]
+	}
+	return nil
 }
 
 // Get returns member key of an object node (nil when absent or not an
@@ -144,7 +186,7 @@ func (n *Node) Value() any {
 	case Bool:
 		return n.b
 	case Number:
-		return n.num
+		return json.Number(n.str)
 	case String:
 		return n.str
 	case Array:
@@ -155,8 +197,8 @@ func (n *Node) Value() any {
 		return out
 	}
 	out := make(map[string]any, len(n.keys))
-	for _, k := range n.keys {
-		out[k] = n.vals[k].Value()
+	for i, k := range n.keys {
+		out[k] = n.items[i].Value()
 	}
 	return out
 }
@@ -171,8 +213,8 @@ func (n *Node) Walk(visit func(key string, v *Node) bool) {
 			it.Walk(visit)
 		}
 	}
-	for _, k := range n.Keys() {
-		if v := n.vals[k]; visit(k, v) {
+	for i, k := range n.Keys() {
+		if v := n.items[i]; visit(k, v) {
 			v.Walk(visit)
 		}
 	}
@@ -192,7 +234,7 @@ func (n *Node) write(b *strings.Builder) {
 	case Bool:
 		b.WriteString(strconv.FormatBool(n.b))
 	case Number:
-		b.WriteString(n.num.String())
+		b.WriteString(n.str)
 	case String:
 		s, _ := json.Marshal(n.str)
 		b.Write(s)
@@ -214,7 +256,7 @@ func (n *Node) write(b *strings.Builder) {
 			s, _ := json.Marshal(k)
 			b.Write(s)
 			b.WriteByte(':')
-			n.vals[k].write(b)
+			n.items[i].write(b)
 		}
 		b.WriteByte('}')
 	}
@@ -222,10 +264,11 @@ func (n *Node) write(b *strings.Builder) {
 
 // set adds or replaces member key of an object node (overlay application).
 func (n *Node) set(key string, v *Node) {
-	if _, ok := n.vals[key]; !ok {
-		n.keys = append(n.keys, key)
+	if i := n.at(key); i >= 0 {
+		n.items[i] = v
+		return
 	}
-	n.vals[key] = v
+	n.add(key, v)
 }
 
 // EscapeToken escapes one JSON pointer reference token (RFC 6901).
@@ -260,8 +303,8 @@ func Resolve(root *Node, frag string) (*Node, bool) {
 		tok := UnescapeToken(raw)
 		switch cur.kind {
 		case Object:
-			v, ok := cur.vals[tok]
-			if !ok {
+			v := cur.Member(tok)
+			if v == nil {
 				return nil, false
 			}
 			cur = v

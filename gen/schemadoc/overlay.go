@@ -97,8 +97,8 @@ func (s *Set) applyOverlay(file string) {
 		prob(at, "an overlay must be a JSON object {\"overlay\": {pointer: {keyword: value}}}", "")
 		return
 	}
-	for _, k := range od.Root.keys {
-		v := od.Root.vals[k]
+	for i, k := range od.Root.keys {
+		v := od.Root.items[i]
 		switch k {
 		case "overlay":
 			if !v.IsObject() {
@@ -124,7 +124,7 @@ func (s *Set) applyOverlay(file string) {
 	sort.Strings(names)
 	for _, ptr := range entries.Keys() {
 		eat := at.Child("overlay", ptr)
-		e := entries.vals[ptr]
+		e := entries.Member(ptr)
 		tat, tn, ok := s.Lookup(ptr)
 		if tat.Doc == nil {
 			prob(eat, fmt.Sprintf("%q names no loaded schema file (the root schema, or a file its $refs reach)", ptr), "write \"#/...\" for the root schema, \"file.json#/...\" for a sibling file")
@@ -147,7 +147,7 @@ func (s *Set) applyOverlay(file string) {
 			continue
 		}
 		for _, key := range e.keys {
-			v := e.vals[key]
+			v := e.Member(key)
 			vat := eat.Child(key)
 			kw, known := s.keywords[key]
 			switch {
@@ -190,11 +190,8 @@ func describe(n *Node) string {
 
 func mark(n *Node, o *origin) {
 	n.from = o
-	for _, it := range n.items {
+	for _, it := range n.items { // an array's elements, an object's values
 		mark(it, o)
-	}
-	for _, k := range n.keys {
-		mark(n.vals[k], o)
 	}
 }
 

@@ -113,7 +113,9 @@ func (p *parser) value(depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.num, err = p.number()
+		var num json.Number
+		num, err = p.number()
+		n.str = string(num)
 		return n, err
 	case c == 't':
 		return p.literal("true", Bool, true)
@@ -148,7 +150,6 @@ func (p *parser) object(depth int) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n.vals = map[string]*Node{}
 	p.pos++ // {
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
@@ -165,7 +166,7 @@ func (p *parser) object(depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, dup := n.vals[key]; dup {
+		if n.at(key) >= 0 {
 			p.pos = keyAt
 			return nil, p.fail(fmt.Sprintf("duplicate object key %q", key))
 		}
@@ -179,8 +180,7 @@ func (p *parser) object(depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.keys = append(n.keys, key)
-		n.vals[key] = v
+		n.add(key, v)
 		if done, err := p.next('}', "after object key:value pair"); done || err != nil {
 			return n, err
 		}

@@ -34,8 +34,8 @@ func (s *Set) scanDoc(d *Doc) {
 
 // scanMethods checks the params/result $refs of an x-methods table.
 func (s *Set) scanMethods(at Loc, tbl *Node) {
-	for _, name := range tbl.keys {
-		e := tbl.vals[name]
+	for i, name := range tbl.keys {
+		e := tbl.items[i]
 		for _, k := range []string{"params", "result"} {
 			if v := e.Member(k); v.IsObject() {
 				s.scanSchema(at.Child(name, k), v, 1)
@@ -50,8 +50,8 @@ func (s *Set) scanSchema(at Loc, n *Node, depth int) {
 		return
 	}
 	d := at.Doc
-	for _, k := range n.keys {
-		v := n.vals[k]
+	for i, k := range n.keys {
+		v := n.items[i]
 		if kw, ok := s.keywords[k]; ok && !kw.Shape.fits(v) && (!kw.RootOnly || at.Ptr == "") {
 			s.add(at.Child(k), fmt.Sprintf("%s must be %s, not %s", k, kw.Shape, describe(v)), "")
 		}
@@ -92,8 +92,8 @@ func (s *Set) scanSchema(at Loc, n *Node, depth int) {
 				s.scanSchema(at.Child(k, i), it, depth+1)
 			}
 		case schemaMap[k] && v.IsObject():
-			for _, name := range v.keys {
-				s.scanSchema(at.Child(k, name), v.vals[name], depth+1)
+			for j, name := range v.keys {
+				s.scanSchema(at.Child(k, name), v.items[j], depth+1)
 			}
 		}
 	}

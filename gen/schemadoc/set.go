@@ -361,9 +361,9 @@ func (s *Set) Keywords(ptr string) (map[string]any, bool) {
 	}
 	out := map[string]any{}
 	for i := 0; i < 64 && n.IsObject(); i++ {
-		for _, k := range n.keys {
+		for i, k := range n.keys {
 			if _, seen := out[k]; !seen {
-				out[k] = n.vals[k].Value()
+				out[k] = n.items[i].Value()
 			}
 		}
 		var ok bool

@@ -7,13 +7,11 @@
 package golang
 
 import (
-	"bytes"
 	"fmt"
 	"go/format"
 	"io/fs"
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/dave/jennifer/jen"
 
@@ -51,45 +49,26 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 		out = append(out, ir.File{Path: dir + "/" + name + ".go", Data: formatted})
 	}
 	e := &emitter{m: m}
-	types := e.file(pkg, m, o)
-	e.codec = e.file(pkg, m, o)
-	if err := e.types(types); err != nil {
+	headers := m.HeaderLines(o)
+	types, codec := newGoFile("types.go", pkg, headers, o.Spool), newGoFile("json.go", pkg, headers, o.Spool)
+	if err := e.types(types, codec); err != nil {
 		return nil, err
 	}
-	methods := e.file(pkg, m, o)
-	e.methods(methods)
-	files := []struct {
-		name string
-		f    *jen.File
-	}{{"json.go", e.codec}, {"methods.go", methods}, {"types.go", types}}
+	methods := newGoFile("methods.go", pkg, headers, nil)
+	e.methods(methods.Next())
+	files := []*goFile{codec, methods, types}
 	if len(m.Methods) > 0 { // a schema of types alone has no SDK to print
-		sdk := e.file(pkg, m, o)
-		e.sdk(sdk)
-		files = append(files, struct {
-			name string
-			f    *jen.File
-		}{"sdk.go", sdk})
+		sdk := newGoFile("sdk.go", pkg, headers, nil)
+		e.sdk(sdk.Next())
+		files = append(files, sdk)
 	}
-	rendered := make([]ir.File, len(files))
-	errs := make([]error, len(files))
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf bytes.Buffer
-			if err := f.f.Render(&buf); err != nil {
-				errs[i] = fmt.Errorf("go %s: %w", f.name, err)
-				return
-			}
-			rendered[i] = ir.File{Path: dir + "/" + f.name, Data: buf.Bytes()}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
+	var rendered []ir.File
+	for _, f := range files {
+		file, err := f.File(dir + "/" + f.name)
 		if err != nil {
 			return nil, err
 		}
+		rendered = append(rendered, file)
 	}
 	if o.GoModule != "" {
 		mod, err := goMod(m, o, dir)
@@ -102,20 +81,11 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 }
 
 // emitter prints declarations into types.go and the JSON code (MarshalJSON,
-// UnmarshalJSON, Decode functions) into json.go; the two files render in
-// parallel.
+// UnmarshalJSON, Decode functions) into json.go, one type at a time.
 type emitter struct {
-	m     *ir.Model
+	m *ir.Model
+	// codec is the group of json.go the current type's JSON code goes to.
 	codec *jen.File
-}
-
-func (e *emitter) file(pkg string, m *ir.Model, o ir.Options) *jen.File {
-	f := jen.NewFile(pkg)
-	for _, l := range m.HeaderLines(o) {
-		f.HeaderComment(l)
-	}
-	f.ImportName(jsonPkg, "json")
-	return f
 }
 
 // docWidth is the width doc comment lines are filled to, "// " and the
@@ -329,8 +299,12 @@ func (e *emitter) fieldDecoder(f *ir.Field) *jen.Statement {
 	return jen.Id("decodeNullable").Call(e.baseDecoder(&nn))
 }
 
-func (e *emitter) types(f *jen.File) error {
+// types prints each declared type into its own group of types.go and of
+// json.go.
+func (e *emitter) types(types, codec *goFile) error {
 	for _, t := range e.m.Decls {
+		f := types.Next()
+		e.codec = codec.Next()
 		switch t.Kind {
 		case ir.KindObject:
 			e.object(f, t)

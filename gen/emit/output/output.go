@@ -81,7 +81,7 @@ type Change struct {
 	Path string // Dir-joined path, for messages
 	Rel  string // relative to the root, slash-separated
 	Old  []byte // nil when the file does not exist
-	New  []byte
+	New  []byte // nil for a spooled file (ir.File.Spool): read it with ir.File.Bytes
 }
 
 // TargetResult says what a Write did (or a Check found) under one target.
@@ -231,7 +231,7 @@ func sum(b []byte) string {
 // put is one file to switch in.
 type put struct {
 	rel  string
-	data []byte
+	file ir.File
 }
 
 // removal is one stale file to remove, with the sha256 it had when planned
@@ -345,7 +345,7 @@ func makePlan(r *root) (*plan, []error) {
 			continue
 		}
 		generated[f.Path] = true
-		newManifest[f.Path] = sum(f.Data)
+		newManifest[f.Path] = f.SHA256()
 		if err := w.dirOK(path.Dir(f.Path)); err != nil {
 			errs = append(errs, err)
 			continue
@@ -361,7 +361,7 @@ func makePlan(r *root) (*plan, []error) {
 		case err != nil:
 			errs = append(errs, err)
 			continue
-		case bytes.Equal(cur, f.Data):
+		case int64(len(cur)) == f.Size() && sum(cur) == newManifest[f.Path]:
 			p.res.Unchanged++
 			continue
 		case old[f.Path] == "" && !ir.IsGenerated(cur):
@@ -370,7 +370,7 @@ func makePlan(r *root) (*plan, []error) {
 			errs = append(errs, fmt.Errorf("%s: exists and was not written by dshgen (%s, no generated header); dshgen does not overwrite it: move it away or choose another --out", r.display(f.Path), manifestWhy(r, haveManifest)))
 			continue
 		}
-		p.puts = append(p.puts, put{f.Path, f.Data})
+		p.puts = append(p.puts, put{f.Path, f})
 		p.res.Changed = append(p.res.Changed, Change{Path: r.display(f.Path), Rel: f.Path, Old: cur, New: f.Data})
 	}
 	// Stale: files an earlier run wrote under the scopes, not generated now.
@@ -435,7 +435,7 @@ func makePlan(r *root) (*plan, []error) {
 			cur = nil
 		}
 		if !bytes.Equal(cur, mf) {
-			p.puts = append(p.puts, put{manifestRel, mf})
+			p.puts = append(p.puts, put{manifestRel, ir.File{Path: manifestRel, Data: mf}})
 			p.res.Changed = append(p.res.Changed, Change{Path: r.display(manifestRel), Rel: manifestRel, Old: cur, New: mf})
 		}
 	}

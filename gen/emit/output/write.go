@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/dshgen/dshgen/gen/ir"
 )
 
 // journal is the commit record of one switch: written into the first
@@ -290,7 +293,7 @@ func stage(work []*plan) (*journal, error) {
 				return j, err
 			}
 			step("stage " + u.rel)
-			if err := writeSynced(dst, u.data); err != nil {
+			if err := writeFileSynced(dst, u.file); err != nil {
 				return j, err
 			}
 			jr.Put = append(jr.Put, u.rel)
@@ -531,11 +534,22 @@ func recoverRoot(abs string) ([]string, error) {
 
 // writeSynced creates path (which must not exist) with data and syncs it.
 func writeSynced(p string, data []byte) error {
+	return writeFileSynced(p, ir.File{Data: data})
+}
+
+// writeFileSynced is writeSynced of a generated file's bytes, copied from
+// its spool when it has one.
+func writeFileSynced(p string, src ir.File) error {
+	r, err := src.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
+	if _, err := io.Copy(f, r); err != nil {
 		f.Close()
 		return err
 	}

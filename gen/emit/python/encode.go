@@ -20,7 +20,7 @@ func encodeExpr(p *printer, r ir.TypeRef, expr string) string {
 		inner.Nullable = false
 		sub := p.sub()
 		x := encodeExpr(sub, inner, expr)
-		if len(sub.lines) == 0 {
+		if sub.lines == 0 {
 			return fmt.Sprintf("None if %s is None else %s", expr, x)
 		}
 		t := "t" + p.fresh()
@@ -51,7 +51,7 @@ func encodeExpr(p *printer, r ir.TypeRef, expr string) string {
 		y := "y" + n
 		if elem.Kind == ir.RefNamed && !elem.Named.Recursive {
 			sub := p.sub()
-			if x := encodeExpr(sub, elem, y); len(sub.lines) == 0 {
+			if x := encodeExpr(sub, elem, y); sub.lines == 0 {
 				if r.Kind == ir.RefArray {
 					return fmt.Sprintf("[%s for %s in %s]", x, y, expr)
 				}
@@ -109,7 +109,7 @@ func (e *emitter) objectEncoder(p *printer, t *ir.Type) {
 			sub := body.sub()
 			sub.depth = body.depth
 			x := encodeExpr(sub, f.Type, attr)
-			if inLit && len(sub.lines) == 0 {
+			if inLit && sub.lines == 0 {
 				lit = append(lit, wire+": "+x)
 				continue
 			}

@@ -15,6 +15,7 @@ import (
 type methodsView struct {
 	commonView
 	Imports       string
+	Gap           string // blank lines between Imports and Body
 	Body          string
 	Methods       []*methodView
 	Requests      []*methodView

@@ -2,6 +2,7 @@ package python
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"sort"
 	"strings"
@@ -18,13 +19,46 @@ import (
 // imports then renders exactly those imports, in the order ruff's isort
 // wants.
 type printer struct {
-	lines []string
+	// out receives the lines printed, separated by newlines (no newline
+	// after the last): buf, or a spooled file (newSpoolPrinter). lines
+	// counts them (a docstring counts as one).
+	out   sink
+	buf   *strings.Builder
+	lines int
 	depth int
 	used  map[string]bool
 	tmp   *int // numbers for locals (see fresh), shared with sub-printers
 }
 
-func newPrinter() *printer { return &printer{used: map[string]bool{}, tmp: new(int)} }
+// line appends one line (or block of lines) at indentation depth.
+func (p *printer) line(depth int, s string) {
+	if p.lines > 0 {
+		p.out.WriteByte('\n')
+	}
+	for i := 0; i < depth; i++ {
+		p.out.WriteString("    ")
+	}
+	p.out.WriteString(s)
+	p.lines++
+}
+
+// sink is where a printer's text goes.
+type sink interface {
+	io.Writer
+	io.StringWriter
+	io.ByteWriter
+}
+
+func newPrinter() *printer {
+	b := &strings.Builder{}
+	return &printer{out: b, buf: b, used: map[string]bool{}, tmp: new(int)}
+}
+
+// newSpoolPrinter is a printer whose text goes to w (String is then
+// empty).
+func newSpoolPrinter(w sink) *printer {
+	return &printer{out: w, used: map[string]bool{}, tmp: new(int)}
+}
 
 // P prints one line of code (fmt.Sprintf of format and args) at the current
 // indentation and records the names it uses.
@@ -34,7 +68,7 @@ func (p *printer) P(format string, args ...any) {
 		s = fmt.Sprintf(format, args...)
 	}
 	p.note(s)
-	p.lines = append(p.lines, strings.Repeat("    ", p.depth)+s)
+	p.line(p.depth, s)
 }
 
 // Block prints header (a line ending in ":") and body one level deeper.
@@ -92,16 +126,22 @@ func (p *printer) Union(head string, members []string) {
 // sub returns a printer for statements one level deeper than p that shares
 // its imports and local numbering; splice adds its lines to p.
 func (p *printer) sub() *printer {
-	return &printer{depth: p.depth + 1, used: p.used, tmp: p.tmp}
+	b := &strings.Builder{}
+	return &printer{out: b, buf: b, depth: p.depth + 1, used: p.used, tmp: p.tmp}
 }
 
 // splice appends the lines of a sub-printer.
-func (p *printer) splice(s *printer) { p.lines = append(p.lines, s.lines...) }
+func (p *printer) splice(s *printer) {
+	if s.lines > 0 {
+		p.line(0, s.String())
+		p.lines += s.lines - 1
+	}
+}
 
 // Blank prints n empty lines.
 func (p *printer) Blank(n int) {
 	for i := 0; i < n; i++ {
-		p.lines = append(p.lines, "")
+		p.line(0, "")
 	}
 }
 
@@ -110,7 +150,7 @@ func (p *printer) Blank(n int) {
 func (p *printer) Doc(paras ...string) {
 	indent := strings.Repeat("    ", p.depth)
 	if d := docstring(docParas(indent, paras...), indent); d != "" {
-		p.lines = append(p.lines, d)
+		p.line(0, d)
 	}
 }
 
@@ -118,7 +158,7 @@ func (p *printer) Doc(paras ...string) {
 // records the names it uses.
 func (p *printer) Text(s string) {
 	p.note(s)
-	p.lines = append(p.lines, strings.TrimRight(s, "\n"))
+	p.line(0, strings.TrimRight(s, "\n"))
 }
 
 // fresh returns a new number for local variable names (the numbers only
@@ -128,7 +168,13 @@ func (p *printer) fresh() string {
 	return fmt.Sprint(*p.tmp)
 }
 
-func (p *printer) String() string { return strings.Join(p.lines, "\n") }
+// String returns what was printed ("" for a spool printer).
+func (p *printer) String() string {
+	if p.buf == nil {
+		return ""
+	}
+	return p.buf.String()
+}
 
 // note records the importable names in a piece of code.
 func (p *printer) note(code string) {

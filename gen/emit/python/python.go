@@ -14,6 +14,7 @@ package python
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"path"
 	"regexp"
 	"slices"
@@ -62,7 +63,10 @@ func (e *emitter) emit() ([]ir.File, error) {
 	if common.Title == "" {
 		common.Title = "the protocol"
 	}
-	tv := e.typesModule()
+	tv, err := e.typesModule()
+	if err != nil {
+		return nil, fmt.Errorf("python: %w", err)
+	}
 	tv.commonView = common
 	mv := e.methodsView()
 	mv.commonView = common
@@ -81,13 +85,25 @@ func (e *emitter) emit() ([]ir.File, error) {
 	}
 	mp := newPrinter()
 	mp.Text(mbody.String())
-	mv.Body = afterImports(mp.String())
+	mv.Gap, mv.Body = afterImports(mp.String())
 	var local []string
 	if slices.Contains(codeNames(mbody.String()), "_t") {
 		local = append(local, "from . import types as _t")
 	}
 	mv.Imports = mp.imports(local...)
-	tv.Body = afterImports(tv.Body)
+	var bodySkip int64 // leading newlines of a spooled body, which Gap replaces
+	if tv.body != nil {
+		head, err := fileHead(*tv.body, 4096)
+		if err != nil {
+			return nil, fmt.Errorf("python: %w", err)
+		}
+		var code string
+		tv.Gap, code = afterImports(head)
+		bodySkip = int64(len(head) - len(code))
+		tv.Body = bodyMark
+	} else {
+		tv.Gap, tv.Body = afterImports(tv.Body)
+	}
 	sv := e.sdkView()
 	sv.commonView = common
 	iv := e.initView(tv, mv)
@@ -96,26 +112,36 @@ func (e *emitter) emit() ([]ir.File, error) {
 	type job struct {
 		path, tmpl string
 		data       any
+		size       int // the printed code's bytes, of a module that has it
 	}
 	jobs := []job{
-		{"python/pyproject.toml", "pyproject.toml.tmpl", common},
-		{dir + "__init__.py", "init.py.tmpl", iv},
-		{dir + "codec.py", "codec.py.tmpl", common},
-		{dir + "methods.py", "methods.py.tmpl", mv},
-		{dir + "py.typed", "py.typed.tmpl", common},
-		{dir + "transport.py", "transport.py.tmpl", common},
-		{dir + "types.py", "types.py.tmpl", tv},
+		{"python/pyproject.toml", "pyproject.toml.tmpl", common, 0},
+		{dir + "__init__.py", "init.py.tmpl", iv, 0},
+		{dir + "codec.py", "codec.py.tmpl", common, 0},
+		{dir + "methods.py", "methods.py.tmpl", mv, len(mv.Imports) + len(mv.Body)},
+		{dir + "py.typed", "py.typed.tmpl", common, 0},
+		{dir + "transport.py", "transport.py.tmpl", common, 0},
+		{dir + "types.py", "types.py.tmpl", tv, len(tv.Imports) + len(tv.Body)},
 	}
 	if len(e.m.Methods) > 0 { // a schema of types alone has no SDK to print
-		jobs = append(jobs, job{dir + "sdk.py", "sdk.py.tmpl", sv})
+		jobs = append(jobs, job{dir + "sdk.py", "sdk.py.tmpl", sv, 0})
 	}
 	var files []ir.File
 	for _, j := range jobs {
+		if j.data == tv && tv.body != nil {
+			f, err := e.spliceBody(tmpl, j.path, j.tmpl, tv, bodySkip)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, f)
+			continue
+		}
 		var b bytes.Buffer
+		b.Grow(j.size + 64<<10) // the template's own text is far shorter
 		if err := tmpl.ExecuteTemplate(&b, j.tmpl, j.data); err != nil {
 			return nil, fmt.Errorf("python: %s: %w", j.tmpl, err)
 		}
-		files = append(files, ir.File{Path: j.path, Data: tidy(b.Bytes())})
+		files = append(files, ir.File{Path: j.path, Data: ir.TidyLines(b.Bytes(), 2)})
 	}
 	return sortFiles(files), nil
 }
@@ -133,31 +159,6 @@ func sortFiles(fs []ir.File) []ir.File {
 	return fs
 }
 
-// tidy collapses runs of blank lines the templates leave (at most two in
-// a row, as PEP 8 has it), strips trailing white space and ends the file
-// with exactly one newline.
-func tidy(b []byte) []byte {
-	lines := strings.Split(string(b), "\n")
-	var out []string
-	blank := 0
-	for _, l := range lines {
-		l = strings.TrimRight(l, " \t")
-		if l == "" {
-			blank++
-			if blank > 2 || len(out) == 0 {
-				continue
-			}
-		} else {
-			blank = 0
-		}
-		out = append(out, l)
-	}
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	return []byte(strings.Join(out, "\n") + "\n")
-}
-
 func indentLines(n int, s string) string {
 	pad := strings.Repeat("    ", n)
 	lines := strings.Split(s, "\n")
@@ -169,14 +170,71 @@ func indentLines(n int, s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// afterImports puts the blank lines isort wants between the import block
-// and the code: two before a class or function, one before anything else.
-func afterImports(body string) string {
-	body = strings.TrimLeft(body, "\n")
-	if strings.HasPrefix(body, "@") || strings.HasPrefix(body, "class ") || strings.HasPrefix(body, "def ") {
-		return "\n\n\n" + body
+// bodyMark stands for a spooled types.py body in the template's output.
+const bodyMark = "\x00dshgen-body\x00"
+
+// spliceBody writes types.py into the spool when its body was printed
+// there: the template's text around the body, the body copied from its
+// spooled file (its first skip bytes, newlines, left out), all tidied on
+// the way; the body's file is removed.
+func (e *emitter) spliceBody(tmpl *template.Template, path, name string, tv *typesView, skip int64) (ir.File, error) {
+	var b bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&b, name, tv); err != nil {
+		return ir.File{}, fmt.Errorf("python: %s: %w", name, err)
 	}
-	return "\n\n" + body
+	before, after, ok := strings.Cut(b.String(), bodyMark)
+	if !ok {
+		return ir.File{}, fmt.Errorf("python: %s does not print the body", name)
+	}
+	body, err := tv.body.Open()
+	if err != nil {
+		return ir.File{}, fmt.Errorf("python: %w", err)
+	}
+	defer e.o.Spool.Discard(*tv.body)
+	w, err := e.o.Spool.Create()
+	if err != nil {
+		return ir.File{}, fmt.Errorf("python: %w", err)
+	}
+	tw := ir.NewTidyWriter(w, 2)
+	io.WriteString(tw, before)
+	_, err = io.CopyN(io.Discard, body, skip)
+	if err == nil {
+		_, err = io.Copy(tw, body)
+	}
+	io.WriteString(tw, after)
+	if cerr := tw.Close(); err == nil {
+		err = cerr
+	}
+	f, cerr := w.Close(path)
+	if err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return ir.File{}, fmt.Errorf("python: %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// fileHead returns up to n first bytes of a file.
+func fileHead(f ir.File, n int) (string, error) {
+	r, err := f.Open()
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, int64(n)))
+	return string(b), err
+}
+
+// afterImports returns the blank lines isort wants between the import
+// block and the code (two before a class or function, one before anything
+// else) and the code without its leading newlines (not copied).
+func afterImports(body string) (gap, code string) {
+	code = strings.TrimLeft(body, "\n")
+	if strings.HasPrefix(code, "@") || strings.HasPrefix(code, "class ") || strings.HasPrefix(code, "def ") {
+		return "\n\n\n", code
+	}
+	return "\n\n", code
 }
 
 var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

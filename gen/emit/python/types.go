@@ -12,7 +12,10 @@ import (
 type typesView struct {
 	commonView
 	Imports string
+	Gap     string // blank lines between Imports and Body
 	Body    string
+	// body holds Body on disk instead, when the emitter spools (Options.Spool).
+	body *ir.File
 	// Exports are the public names, in declaration order.
 	Exports []string
 }
@@ -24,9 +27,17 @@ func isClass(t *ir.Type) bool { return t.Kind == ir.KindObject || t.Kind == ir.K
 // typesModule prints types.py: the classes, the type aliases, the decoders
 // and encoders, the public decode_X/encode_X of the types without a class,
 // then the member-name sets and the tagged unions' tag tables.
-func (e *emitter) typesModule() *typesView {
+func (e *emitter) typesModule() (*typesView, error) {
 	tv := &typesView{}
 	p := newPrinter()
+	var spooled *ir.SpoolWriter
+	if e.o.Spool != nil {
+		var err error
+		if spooled, err = e.o.Spool.Create(); err != nil {
+			return nil, err
+		}
+		p = newSpoolPrinter(spooled)
+	}
 	var classes, enums, others []*ir.Type
 	for _, t := range e.m.Decls {
 		switch {
@@ -96,7 +107,14 @@ func (e *emitter) typesModule() *typesView {
 	}
 	tv.Body = p.String()
 	tv.Imports = p.imports()
-	return tv
+	if spooled != nil {
+		body, err := spooled.Close("types.py body")
+		if err != nil {
+			return nil, err
+		}
+		tv.body = &body
+	}
+	return tv, nil
 }
 
 func quoteFields(t *ir.Type) []string {

@@ -64,31 +64,10 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 		if err := tmpl.ExecuteTemplate(&b, out.tmpl, v); err != nil {
 			return nil, fmt.Errorf("typescript: rendering %s: %w", out.path, err)
 		}
-		files = append(files, ir.File{Path: out.path, Data: tidy(b.Bytes())})
+		files = append(files, ir.File{Path: out.path, Data: ir.TidyLines(b.Bytes(), 1)})
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
-}
-
-// tidy collapses runs of blank lines left by template control structures
-// and ends the file with exactly one newline.
-func tidy(b []byte) []byte {
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	var out []string
-	blank := false
-	for _, l := range lines {
-		l = strings.TrimRight(l, " \t")
-		if l == "" {
-			if blank || len(out) == 0 {
-				continue
-			}
-			blank = true
-		} else {
-			blank = false
-		}
-		out = append(out, l)
-	}
-	return []byte(strings.Join(out, "\n") + "\n")
 }
 
 type emitter struct {
