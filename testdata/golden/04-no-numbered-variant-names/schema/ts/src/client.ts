@@ -148,7 +148,7 @@ export interface SpawnServerOptions extends SpawnOptionsWithoutStdio {
 /** A server process started by {@link spawnServer} and the client speaking to it. */
 export interface SpawnedServer {
   readonly client: Client;
-  /** The server process; its `stderr` is null unless onStderr was given (it is then piped to onStderr). */
+  /** The server process; its `stderr` is null unless onStderr was given (then piped to it). */
   readonly process: ChildProcessByStdio<Writable, Readable, Readable | null>;
   /** Settles when the process has exited: its exit code, or the signal that ended it. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;

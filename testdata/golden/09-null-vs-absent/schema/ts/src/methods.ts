@@ -260,7 +260,10 @@ function fits(value: unknown, types: readonly JsonType[]): boolean {
 const paramsShapes: { readonly [M in KnownMethod]: Shape } = {
 };
 
-/** What is wrong with a frame's params: where (a JSON pointer into the frame, e.g. `/params/title`) and what. */
+/**
+ * What is wrong with a frame's params: where (a JSON pointer into the frame,
+ * e.g. `/params/title`) and what.
+ */
 export interface ParamsProblem {
   readonly pointer: string;
   readonly reason: string;
@@ -287,7 +290,7 @@ function mismatch(pointer: string, value: unknown, types: readonly JsonType[]): 
  */
 export function paramsProblem(method: KnownMethod, params: unknown): ParamsProblem | undefined {
   if (params === undefined) {
-    return methodTable[method].paramsOptional ? undefined : { pointer: "/params", reason: "missing (the method requires params)" };
+    return methodInfo[method]?.paramsOptional === true ? undefined : { pointer: "/params", reason: "missing (the method requires params)" };
   }
   const shape: Shape = paramsShapes[method];
   const problem = mismatch("/params", params, shape.type);

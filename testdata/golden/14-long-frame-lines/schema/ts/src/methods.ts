@@ -282,7 +282,10 @@ const paramsShapes: { readonly [M in KnownMethod]: Shape } = {
   ["session/prompt"]: { type: ["object"], required: [["sessionId", ["string"]], ["contentBlocks", ["array"]]], optional: [] },
 };
 
-/** What is wrong with a frame's params: where (a JSON pointer into the frame, e.g. `/params/title`) and what. */
+/**
+ * What is wrong with a frame's params: where (a JSON pointer into the frame,
+ * e.g. `/params/title`) and what.
+ */
 export interface ParamsProblem {
   readonly pointer: string;
   readonly reason: string;
@@ -309,7 +312,7 @@ function mismatch(pointer: string, value: unknown, types: readonly JsonType[]): 
  */
 export function paramsProblem(method: KnownMethod, params: unknown): ParamsProblem | undefined {
   if (params === undefined) {
-    return methodTable[method].paramsOptional ? undefined : { pointer: "/params", reason: "missing (the method requires params)" };
+    return methodInfo[method]?.paramsOptional === true ? undefined : { pointer: "/params", reason: "missing (the method requires params)" };
   }
   const shape: Shape = paramsShapes[method];
   const problem = mismatch("/params", params, shape.type);

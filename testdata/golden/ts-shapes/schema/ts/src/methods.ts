@@ -294,7 +294,10 @@ const paramsShapes: { readonly [M in KnownMethod]: Shape } = {
   ["thing/get"]: { type: ["object"], required: [["id", ["string"]], ["maybe", ["string", "null"]], ["version", ["number"]]], optional: [["with-dash", ["number"]], ["class", ["boolean"]], ["$ref-like", ["string"]], ["perhaps", ["string"]], ["both", ["object", "null"]], ["mode", ["string", "null"]], ["list", ["array"]], ["grid", ["array"]], ["tags", ["object"]], ["anything", []], ["flag", ["boolean"]], ["nothing", ["null"]], ["ratio", ["number"]]] },
 };
 
-/** What is wrong with a frame's params: where (a JSON pointer into the frame, e.g. `/params/title`) and what. */
+/**
+ * What is wrong with a frame's params: where (a JSON pointer into the frame,
+ * e.g. `/params/title`) and what.
+ */
 export interface ParamsProblem {
   readonly pointer: string;
   readonly reason: string;
@@ -321,7 +324,7 @@ function mismatch(pointer: string, value: unknown, types: readonly JsonType[]): 
  */
 export function paramsProblem(method: KnownMethod, params: unknown): ParamsProblem | undefined {
   if (params === undefined) {
-    return methodTable[method].paramsOptional ? undefined : { pointer: "/params", reason: "missing (the method requires params)" };
+    return methodInfo[method]?.paramsOptional === true ? undefined : { pointer: "/params", reason: "missing (the method requires params)" };
   }
   const shape: Shape = paramsShapes[method];
   const problem = mismatch("/params", params, shape.type);
