@@ -11,7 +11,15 @@ import asyncio
 import json
 import sys
 
-from todo import AddParams, AddResult, Client, FailParams, ServerConn, TransportClosedError, UnimplementedServer
+from todo import (
+    AddParams,
+    AddResult,
+    Client,
+    FailParams,
+    ServerConn,
+    TransportClosedError,
+    UnimplementedServer,
+)
 
 
 class PeerServer(UnimplementedServer):
