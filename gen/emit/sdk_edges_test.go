@@ -11,75 +11,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgen/dshgen/gen/emit"
 	"github.com/dshgen/dshgen/gen/ir"
 )
 
 // sdkEdgePeers builds the peers of testdata/sdk-edges (a server and a client
 // of its Todo Protocol in each language) against the SDK generated from
-// todo.schema.json into work, as mcpPeers does, and returns each language's
-// command line (without "server"/"client") and the environment they need.
-// The Python peer imports Client, ServerConn and UnimplementedServer from
-// the package root.
+// todo.schema.json into work (see buildPeers). The Python peer imports
+// Client, ServerConn and UnimplementedServer from the package root.
 func sdkEdgePeers(t *testing.T, work string) (map[string][]string, []string) {
 	t.Helper()
-	tsc := tscPath(t)
-	py := pythonExe(t)
 	src := filepath.Join(root, "testdata", "sdk-edges")
 	m, err := ir.LoadSource(ir.Source{Path: filepath.Join(src, "todo.schema.json")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var files []ir.File
-	for _, e := range emit.All {
-		fs, err := e.Emit(m, ir.Options{Package: "todo", Version: goldenVersion})
-		if err != nil {
-			t.Fatalf("%s emitter: %v", e.Lang, err)
-		}
-		files = append(files, fs...)
-	}
-	for _, lang := range []string{"go", "python", "ts"} {
-		writeUnder(t, work, files, lang)
-	}
-	copyIn := func(from, to string) {
-		raw, err := os.ReadFile(filepath.Join(src, from))
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(work, to), raw)
-	}
-	copyIn("go/main.go", "go/peer/main.go")
-	writeFile(t, filepath.Join(work, "go", "go.mod"), []byte("module example.com/sdkedges\n\ngo 1.26\n"))
-	goBin := filepath.Join(work, "bin", "peer")
-	run(t, filepath.Join(work, "go"), []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, "go", "build", "-trimpath", "-o", goBin, "./peer")
-
-	copyIn("ts/peer.ts", "ts/peer/peer.ts")
-	opts := generatedCompilerOptions(t, filepath.Join(work, "ts", "tsconfig.json"))
-	opts["rootDir"] = "."
-	opts["declaration"] = false
-	opts["typeRoots"] = []string{nodeTypes(t)}
-	top, err := json.Marshal(map[string]any{"compilerOptions": opts, "include": []string{"src", "peer"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(work, "ts", "tsconfig.json"), top)
-	runTSC(t, tsc, "-p", filepath.Join(work, "ts", "tsconfig.json"))
-	if t.Failed() {
-		t.FailNow()
-	}
-
-	copyIn("python/peer.py", "python/peer.py")
-	if os.Getenv("DSHGEN_PYTHON") != "" {
-		run(t, filepath.Join(work, "python"), nil, py, "-m", "mypy", "--strict", "--no-incremental",
-			"--cache-dir="+filepath.Join(work, ".mypy_cache"), "peer.py")
-	}
-	return map[string][]string{
-			"go":     {goBin},
-			"python": {py, filepath.Join(work, "python", "peer.py")},
-			"ts":     {"node", filepath.Join(work, "ts", "dist", "peer", "peer.js")},
-		}, []string{
-			"PYTHONPATH=" + filepath.Join(work, "python"), "PYTHONDONTWRITEBYTECODE=1",
-		}
+	return buildPeers(t, m, "todo", "example.com/sdkedges", src, work)
 }
 
 // sdkEdgeRequests are the lines piped into each server at once, its input
