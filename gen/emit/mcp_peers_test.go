@@ -58,18 +58,27 @@ const mcpSchema = "mcp/2025-11-25/schema.json"
 var mcpTranscript = filepath.Join(root, "testdata", "mcp-sdk", "transcript.jsonl")
 
 // mcpPeers builds the peer programs of testdata/mcp-sdk against the SDK
-// generated from the published MCP 2025-11-25 schema into work (one go
-// build, one tsc run; Python runs from source, checked by mypy --strict
-// with the Python checks' venv) and returns each language's
-// command line (without its "client"/"server" argument) and the
-// environment they need.
+// generated from the published MCP 2025-11-25 schema into work (see
+// buildPeers) and returns each language's command line (without its
+// "client"/"server" argument) and the environment they need.
 func mcpPeers(t *testing.T, m *ir.Model, work string) (map[string][]string, []string) {
+	t.Helper()
+	return buildPeers(t, m, "mcp", "example.com/mcppeers", filepath.Join(root, "testdata", "mcp-sdk"), work)
+}
+
+// buildPeers generates m's SDK as package pkg in all three languages into
+// work and builds the peers of src against it (src/go/main.go in the Go
+// module named module, one go build; src/ts/peer.ts, one tsc run;
+// src/python/peer.py runs from source, checked by mypy --strict with the
+// Python checks' venv when DSHGEN_PYTHON is set). It returns each
+// language's command line and the environment the peers need.
+func buildPeers(t *testing.T, m *ir.Model, pkg, module, src, work string) (map[string][]string, []string) {
 	t.Helper()
 	tsc := tscPath(t)
 	py := pythonExe(t)
 	var files []ir.File
 	for _, e := range emit.All {
-		fs, err := e.Emit(m, ir.Options{Package: "mcp", Version: goldenVersion})
+		fs, err := e.Emit(m, ir.Options{Package: pkg, Version: goldenVersion})
 		if err != nil {
 			t.Fatalf("%s emitter: %v", e.Lang, err)
 		}
@@ -78,7 +87,6 @@ func mcpPeers(t *testing.T, m *ir.Model, work string) (map[string][]string, []st
 	for _, lang := range []string{"go", "python", "ts"} {
 		writeUnder(t, work, files, lang)
 	}
-	src := filepath.Join(root, "testdata", "mcp-sdk")
 	copyIn := func(from, to string) {
 		raw, err := os.ReadFile(filepath.Join(src, from))
 		if err != nil {
@@ -88,7 +96,7 @@ func mcpPeers(t *testing.T, m *ir.Model, work string) (map[string][]string, []st
 	}
 
 	copyIn("go/main.go", "go/peer/main.go")
-	writeFile(t, filepath.Join(work, "go", "go.mod"), []byte("module example.com/mcppeers\n\ngo 1.26\n"))
+	writeFile(t, filepath.Join(work, "go", "go.mod"), []byte("module "+module+"\n\ngo 1.26\n"))
 	goBin := filepath.Join(work, "bin", "peer")
 	run(t, filepath.Join(work, "go"), []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, "go", "build", "-trimpath", "-o", goBin, "./peer") // -trimpath: cached by content (TestGoldenGo)
 

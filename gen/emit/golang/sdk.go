@@ -85,9 +85,25 @@ func wrapParams(width int, params ...jen.Code) []jen.Code {
 // ctxParam is "ctx context.Context".
 func ctxParam() *jen.Statement { return jen.Id("ctx").Qual(ctxPkg, "Context") }
 
-// sendParams is the params argument of Conn.Call/Notify: nil stays an
-// absent params member.
-func (e *emitter) sendParams(t *ir.Type) (pre []jen.Code, arg jen.Code) {
+// isNillable reports whether a params value of type t can be nil (a
+// pointer to an object struct, or a union interface).
+func isNillable(t *ir.Type) bool {
+	return t != nil && (t.Kind == ir.KindObject || t.Kind == ir.KindUnion)
+}
+
+// sendParams is the params argument of Conn.Call/Notify of m: for optional
+// params nil stays an absent params member; for required params nil is
+// refused before anything is sent (fail returns the statements returning
+// the error).
+func (e *emitter) sendParams(m *ir.SDKMethod, fail func(err jen.Code) []jen.Code) (pre []jen.Code, arg jen.Code) {
+	t := m.Params
+	if !isNillable(t) {
+		return nil, jen.Id("params")
+	}
+	if !m.ParamsOptional {
+		err := jen.Qual("fmt", "Errorf").Call(jen.Lit("%s: %w"), jen.Id("Method"+m.Names.Of(ir.LangGo)), jen.Id("ErrParamsRequired"))
+		return []jen.Code{jen.If(jen.Id("params").Op("==").Nil()).Block(fail(err)...)}, jen.Id("params")
+	}
 	if !isObject(t) {
 		return nil, jen.Id("params")
 	}
@@ -95,6 +111,17 @@ func (e *emitter) sendParams(t *ir.Type) (pre []jen.Code, arg jen.Code) {
 		jen.Var().Id("p").Any(),
 		jen.If(jen.Id("params").Op("!=").Nil()).Block(jen.Id("p").Op("=").Id("params")),
 	}, jen.Id("p")
+}
+
+// nilParamsDoc says what a nil params does for m.
+func nilParamsDoc(c *comment, m *ir.SDKMethod) {
+	switch {
+	case !isNillable(m.Params):
+	case m.ParamsOptional:
+		c.para("A nil params sends no params member (the method's params are optional).")
+	default:
+		c.para("The method requires params: a nil params sends nothing and returns an error wrapping ErrParamsRequired.")
+	}
 }
 
 // receiveParams decodes in.Params into p (a value; &p is passed on for an
@@ -154,7 +181,7 @@ func (e *emitter) client(f *jen.File, side *ir.Side) {
 	fields = append(fields, jen.Id("OnRequest").Func().Params(ctxParam(), jen.Id("method").String(), jen.Id("params").Qual(jsonPkg, "RawMessage")).
 		Params(jen.Any(), jen.Error()))
 	c = &comment{}
-	c.para("ClientHandlers receive what the server sends to a Client. Notifications arrive one at a time, in order; each request on a goroutine of its own. A notification whose params do not decode is reported to ConnOptions.OnDropped; a request whose params do not decode is answered with -32603.")
+	c.para("ClientHandlers receive what the server sends to a Client. Notifications arrive one at a time, in order; each request on a goroutine of its own. A notification whose params are missing (when required) or do not decode is reported to ConnOptions.OnDropped; such a request is answered with -32602 (CodeInvalidParams) naming the method and the JSON pointer.")
 	addDoc(f, c)
 	f.Type().Id("ClientHandlers").Struct(fields...)
 	f.Line()
@@ -200,7 +227,7 @@ func (e *emitter) client(f *jen.File, side *ir.Side) {
 		jen.Id("c").Dot("conn").Dot("Start").Call(jen.Id("hs").Dot("handle")),
 		jen.Return(jen.Id("c")))
 	f.Line()
-	addDoc(f, (&comment{}).para("StartClient starts the server command cmd with its stdin and stdout as the connection (see StartCommand) and returns a Client on it. Close closes the server's stdin and waits for it to exit, killing it after 2 seconds."))
+	addDoc(f, (&comment{}).para("StartClient starts the server command cmd with its stdin and stdout as the connection (see StartCommand) and returns a Client on it. The server's stderr is this process's unless cmd.Stderr is set (then it goes there). Close closes the server's stdin and waits for it to exit, killing it after 2 seconds."))
 	f.Func().Id("StartClient").Params(jen.Id("cmd").Op("*").Qual(execPkg, "Cmd"), jen.Id("h").Op("*").Id("ClientHandlers"),
 		jen.Id("opts").Op("*").Id("ConnOptions")).Params(jen.Op("*").Id("Client"), jen.Error()).Block(
 		jen.List(jen.Id("r"), jen.Id("w"), jen.Err()).Op(":=").Id("StartCommand").Call(jen.Id("cmd"), jen.Lit(2).Op("*").Qual("time", "Second")),
@@ -240,22 +267,24 @@ func (e *emitter) connAccessors(f *jen.File, recv, typ string) {
 func (e *emitter) callMethod(f *jen.File, recv, typ string, m *ir.SDKMethod) {
 	name := m.Call[ir.LangGo]
 	c := methodDoc(m, 0, "%s sends the %q request and returns its result.", name, m.Name)
-	if isObject(m.Params) {
-		c.para("A nil params sends no params member.")
-	}
+	nilParamsDoc(c, m)
 	c.para("Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends first, an error wrapping ErrClosed when the connection closes first, an error wrapping a *DecodeError when the result does not decode as %s.", goName(m.BindingResult()))
 	addDoc(f, c)
 	method := jen.Id("Method" + m.Names.Of(ir.LangGo))
-	pre, arg := e.sendParams(m.Params)
 	var fail []jen.Code
 	var decode jen.Code
+	failWith := func(err jen.Code) []jen.Code { return []jen.Code{jen.Return(jen.Nil(), err)} }
 	if isObject(m.BindingResult()) {
-		fail = []jen.Code{jen.Return(jen.Nil(), jen.Err())}
+		fail = failWith(jen.Err())
 		decode = jen.Return(jen.Id("resultOf").Call(method, jen.Id("raw"), e.typeDecoder(m.BindingResult())))
 	} else {
-		fail = []jen.Code{jen.Var().Id("zero").Add(e.argType(m.BindingResult())), jen.Return(jen.Id("zero"), jen.Err())}
+		failWith = func(err jen.Code) []jen.Code {
+			return []jen.Code{jen.Var().Id("zero").Add(e.argType(m.BindingResult())), jen.Return(jen.Id("zero"), err)}
+		}
+		fail = failWith(jen.Err())
 		decode = jen.Return(jen.Id("valueOf").Call(method, jen.Id("raw"), e.typeDecoder(m.BindingResult())))
 	}
+	pre, arg := e.sendParams(m, failWith)
 	body := append(pre,
 		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id(recv).Dot("conn").Dot("Call").Call(jen.Id("ctx"), method, arg),
 		jen.If(jen.Err().Op("!=").Nil()).Block(fail...),
@@ -272,8 +301,9 @@ func (e *emitter) notifyMethod(f *jen.File, recv, typ string, m *ir.SDKMethod) {
 	name := m.Call[ir.LangGo]
 	c := methodDoc(m, 0, "%s sends the %q notification.", name, m.Name)
 	c.para("It fails when the connection is closed or the write fails.")
+	nilParamsDoc(c, m)
 	addDoc(f, c)
-	pre, arg := e.sendParams(m.Params)
+	pre, arg := e.sendParams(m, func(err jen.Code) []jen.Code { return []jen.Code{jen.Return(err)} })
 	body := append(pre, jen.Return(jen.Id(recv).Dot("conn").Dot("Notify").Call(jen.Id("ctx"), jen.Id("Method"+m.Names.Of(ir.LangGo)), arg)))
 	f.Func().Params(jen.Id(recv).Op("*").Id(typ)).Id(name).Params(ctxParam(), jen.Id("params").Add(e.argType(m.Params))).Error().Block(body...)
 	f.Line()
@@ -332,7 +362,7 @@ func (e *emitter) server(f *jen.File, side *ir.Side) {
 	f.Func().Id("NewServerConn").Params(jen.Id("r").Qual(ioPkg, "Reader"), jen.Id("w").Qual(ioPkg, "Writer"), jen.Id("opts").Op("*").Id("ConnOptions")).
 		Op("*").Id("ServerConn").Block(jen.Return(jen.Op("&").Id("ServerConn").Values(jen.Dict{jen.Id("conn"): jen.Id("NewConn").Call(jen.Id("r"), jen.Id("w"), jen.Id("opts"))})))
 	f.Line()
-	addDoc(f, (&comment{}).para("Serve serves srv until the connection closes. It returns nil at the client's end of input or after Close, else the read error that closed it."))
+	addDoc(f, (&comment{}).para("Serve serves srv until the connection closes. At the client's end of input it first answers every request already read (each response written before it returns), then returns nil; it returns nil after Close too, else the read error that closed it. A request whose params are missing (when required) or do not decode is answered -32602 without calling srv."))
 	f.Func().Params(jen.Id("s").Op("*").Id("ServerConn")).Id("Serve").Params(jen.Id("srv").Id("Server")).Error().Block(
 		jen.Id("s").Dot("conn").Dot("Start").Call(jen.Id("serverHandler").Call(jen.Id("srv"))),
 		jen.Op("<-").Id("s").Dot("conn").Dot("Done").Call(),

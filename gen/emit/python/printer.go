@@ -258,6 +258,9 @@ type vocab struct {
 	alias  map[string]string
 	// codecAPI is codec.py's __all__ (re-exported by the package).
 	codecAPI []string
+	// sdkAPI and transportAPI are sdk.py's and transport.py's __all__
+	// (re-exported by the package, sdk.py's when it is printed).
+	sdkAPI, transportAPI []string
 }
 
 // vocabulary reads codec.py.tmpl once: its __all__ are imported under
@@ -274,6 +277,16 @@ var vocabulary = sync.OnceValue(func() *vocab {
 	}
 	mod := ir.PyModuleNames(string(src))
 	v.codecAPI = mod.All
+	for _, x := range []struct {
+		path string
+		all  *[]string
+	}{{"python/sdk.py.tmpl", &v.sdkAPI}, {"python/transport.py.tmpl", &v.transportAPI}} {
+		b, err := fs.ReadFile(templates.FS, x.path)
+		if err != nil {
+			panic("dshgen: templates/" + x.path + ": " + err.Error())
+		}
+		*x.all = ir.PyModuleNames(string(b)).All
+	}
 	for _, n := range mod.All {
 		v.module["_"+n] = ".codec"
 		v.alias["_"+n] = n

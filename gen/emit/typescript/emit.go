@@ -178,6 +178,8 @@ type methodView struct {
 	Optional  bool
 	// ResultShape is the top-level shape of the result type (requests).
 	ResultShape *shapeView
+	// ParamsShape is the top-level shape of the params type.
+	ParamsShape *shapeView
 }
 
 // shapeView prints the JSON types of a value and of its required members
@@ -185,6 +187,7 @@ type methodView struct {
 type shapeView struct {
 	Type     string // e.g. ["object"]; [] for any JSON
 	Required string // e.g. [["serverInfo", ["object"]]]
+	Optional string // the other declared members, the same way
 }
 
 func (e *emitter) build() (*view, error) {
@@ -250,6 +253,9 @@ func (e *emitter) build() (*view, error) {
 		}
 		if me.Params != nil {
 			mv.Params = me.Params.Names.Of(ir.LangTS)
+			mv.ParamsShape = e.shape(me.Params)
+		} else {
+			mv.ParamsShape = &shapeView{Type: "[]", Required: "[]", Optional: "[]"}
 		}
 		if me.Result != nil {
 			mv.Result = me.BindingResult().Names.Of(ir.LangTS)
@@ -696,18 +702,24 @@ var funcs = template.FuncMap{
 // shape prints the top-level shape of a named type: its JSON types and, for
 // an object, the JSON types of its required members.
 func (e *emitter) shape(t *ir.Type) *shapeView {
-	sv := &shapeView{Type: typeList(jsonTypesOf(&ir.TypeRef{Kind: ir.RefNamed, Named: t})), Required: "[]"}
+	sv := &shapeView{Type: typeList(jsonTypesOf(&ir.TypeRef{Kind: ir.RefNamed, Named: t})), Required: "[]", Optional: "[]"}
 	if t.Kind != ir.KindObject {
 		return sv
 	}
-	var req []string
+	var req, opt []string
 	for _, f := range t.Fields {
+		m := "[" + tsString(f.Wire) + ", " + typeList(jsonTypesOf(&f.Type)) + "]"
 		if f.Required {
-			req = append(req, "["+tsString(f.Wire)+", "+typeList(jsonTypesOf(&f.Type))+"]")
+			req = append(req, m)
+		} else {
+			opt = append(opt, m)
 		}
 	}
 	if len(req) > 0 {
 		sv.Required = "[" + strings.Join(req, ", ") + "]"
+	}
+	if len(opt) > 0 {
+		sv.Optional = "[" + strings.Join(opt, ", ") + "]"
 	}
 	return sv
 }

@@ -28,8 +28,9 @@ type Client struct {
 }
 
 // ClientHandlers receive what the server sends to a Client. Notifications arrive one at a time, in
-// order; each request on a goroutine of its own. A notification whose params do not decode is
-// reported to ConnOptions.OnDropped; a request whose params do not decode is answered with -32603.
+// order; each request on a goroutine of its own. A notification whose params are missing (when
+// required) or do not decode is reported to ConnOptions.OnDropped; such a request is answered with
+// -32602 (CodeInvalidParams) naming the method and the JSON pointer.
 type ClientHandlers struct {
 	// OnSessionEvent receives the "session.event" notifications.
 	//
@@ -123,8 +124,9 @@ func NewClient(r io.Reader, w io.Writer, h *ClientHandlers, opts *ConnOptions) *
 }
 
 // StartClient starts the server command cmd with its stdin and stdout as the connection (see
-// StartCommand) and returns a Client on it. Close closes the server's stdin and waits for it to
-// exit, killing it after 2 seconds.
+// StartCommand) and returns a Client on it. The server's stderr is this process's unless cmd.Stderr
+// is set (then it goes there). Close closes the server's stdin and waits for it to exit, killing it
+// after 2 seconds.
 func StartClient(cmd *exec.Cmd, h *ClientHandlers, opts *ConnOptions) (*Client, error) {
 	r, w, err := StartCommand(cmd, 2*time.Second)
 	if err != nil {
@@ -156,17 +158,17 @@ func (c *Client) Done() <-chan struct{} {
 // re-initialization is unsupported but not rejected. Errors: -32603 for an invalid maxTokens or an
 // unknown provider.
 //
-// A nil params sends no params member.
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
 // *DecodeError when the result does not decode as InitializeResult.
 func (c *Client) Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return nil, fmt.Errorf("%s: %w", MethodInitialize, ErrParamsRequired)
 	}
-	raw, err := c.conn.Call(ctx, MethodInitialize, p)
+	raw, err := c.conn.Call(ctx, MethodInitialize, params)
 	if err != nil {
 		return nil, err
 	}
@@ -179,17 +181,17 @@ func (c *Client) Initialize(ctx context.Context, params *InitializeParams) (*Ini
 // receipt, possibly after the receipt agent/inbox/spliced event and session.status running; the
 // turn itself is observed through session.event notifications until session.status idle.
 //
-// A nil params sends no params member.
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
 // *DecodeError when the result does not decode as SessionPromptResult.
 func (c *Client) SessionPrompt(ctx context.Context, params *SessionPromptParams) (*SessionPromptResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return nil, fmt.Errorf("%s: %w", MethodSessionPrompt, ErrParamsRequired)
 	}
-	raw, err := c.conn.Call(ctx, MethodSessionPrompt, p)
+	raw, err := c.conn.Call(ctx, MethodSessionPrompt, params)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +204,7 @@ func (c *Client) SessionPrompt(ctx context.Context, params *SessionPromptParams)
 // 11.7: params may be absent (Python client) or an object (TS client sends {}); the server ignores
 // them.
 //
-// A nil params sends no params member.
+// A nil params sends no params member (the method's params are optional).
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
@@ -319,8 +321,10 @@ func NewServerConn(r io.Reader, w io.Writer, opts *ConnOptions) *ServerConn {
 	return &ServerConn{conn: NewConn(r, w, opts)}
 }
 
-// Serve serves srv until the connection closes. It returns nil at the client's end of input or
-// after Close, else the read error that closed it.
+// Serve serves srv until the connection closes. At the client's end of input it first answers every
+// request already read (each response written before it returns), then returns nil; it returns nil
+// after Close too, else the read error that closed it. A request whose params are missing (when
+// required) or do not decode is answered -32602 without calling srv.
 func (s *ServerConn) Serve(srv Server) error {
 	s.conn.Start(serverHandler(srv))
 	<-s.conn.Done()
@@ -352,12 +356,14 @@ func (s *ServerConn) Done() <-chan struct{} {
 // forks).
 //
 // It fails when the connection is closed or the write fails.
+//
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 func (s *ServerConn) SessionEvent(ctx context.Context, params *SessionEventNotification) error {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return fmt.Errorf("%s: %w", MethodSessionEvent, ErrParamsRequired)
 	}
-	return s.conn.Notify(ctx, MethodSessionEvent, p)
+	return s.conn.Notify(ctx, MethodSessionEvent, params)
 }
 
 // SessionStatus sends the "session.status" notification.
@@ -365,12 +371,14 @@ func (s *ServerConn) SessionEvent(ctx context.Context, params *SessionEventNotif
 // An agent's overall state changed (idle/running); sent only on change.
 //
 // It fails when the connection is closed or the write fails.
+//
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 func (s *ServerConn) SessionStatus(ctx context.Context, params *SessionStatusNotification) error {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return fmt.Errorf("%s: %w", MethodSessionStatus, ErrParamsRequired)
 	}
-	return s.conn.Notify(ctx, MethodSessionStatus, p)
+	return s.conn.Notify(ctx, MethodSessionStatus, params)
 }
 
 // SubagentFinished sends the "subagent.finished" notification.
@@ -379,12 +387,14 @@ func (s *ServerConn) SessionStatus(ctx context.Context, params *SessionStatusNot
 // status and before the parent's tool/result.
 //
 // It fails when the connection is closed or the write fails.
+//
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 func (s *ServerConn) SubagentFinished(ctx context.Context, params *SubagentFinishedNotification) error {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return fmt.Errorf("%s: %w", MethodSubagentFinished, ErrParamsRequired)
 	}
-	return s.conn.Notify(ctx, MethodSubagentFinished, p)
+	return s.conn.Notify(ctx, MethodSubagentFinished, params)
 }
 
 // SubagentStarted sends the "subagent.started" notification.
@@ -393,10 +403,12 @@ func (s *ServerConn) SubagentFinished(ctx context.Context, params *SubagentFinis
 // child's first session.event.
 //
 // It fails when the connection is closed or the write fails.
+//
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 func (s *ServerConn) SubagentStarted(ctx context.Context, params *SubagentStartedNotification) error {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return fmt.Errorf("%s: %w", MethodSubagentStarted, ErrParamsRequired)
 	}
-	return s.conn.Notify(ctx, MethodSubagentStarted, p)
+	return s.conn.Notify(ctx, MethodSubagentStarted, params)
 }

@@ -31,9 +31,11 @@ method by x-methods. See schema/DECISIONS.md.
 
 Modules: ``types`` (one class or alias per schema type, each with
 ``from_json``/``to_json``), ``methods`` (method constants, the method catalogue and
-JSON-RPC frame helpers) and ``codec`` (JsonValue, ABSENT, DecodeError). Everything
-public is re-exported here; where two modules define the same name, types wins over
-methods, and methods over codec (the other stays reachable through its module).
+JSON-RPC frame helpers), ``codec`` (JsonValue, ABSENT, DecodeError), ``sdk`` (Client,
+SyncClient, Server, ServerConn, UnimplementedServer) and ``transport``
+(LineTransport, ResponseError, TransportClosedError). Everything public is
+re-exported here; where two modules define the same name, the first of types,
+methods, codec, sdk, transport wins (the other stays reachable through its module).
 """
 
 from .codec import ABSENT, Absent, DecodeError
@@ -59,6 +61,29 @@ from .methods import (
     decode_frame,
     decode_params,
     decode_result,
+)
+from .sdk import (
+    Client,
+    Server,
+    ServerConn,
+    SyncClient,
+    UnimplementedServer,
+    new_request_id,
+)
+from .transport import (
+    CODE_INTERNAL_ERROR,
+    CODE_INVALID_PARAMS,
+    CODE_METHOD_NOT_FOUND,
+    DEFAULT_MAX_LINE_BYTES,
+    Incoming,
+    LineTransport,
+    MethodNotFoundError,
+    Reader,
+    ResponseError,
+    TransportClosedError,
+    Writer,
+    start_command,
+    stdio_streams,
 )
 from .types import (
     AgentInboxSplicedData,
@@ -351,6 +376,10 @@ from .types import (
 
 __all__ = [
     "ABSENT",
+    "CODE_INTERNAL_ERROR",
+    "CODE_INVALID_PARAMS",
+    "CODE_METHOD_NOT_FOUND",
+    "DEFAULT_MAX_LINE_BYTES",
     "INITIALIZE",
     "METHODS",
     "NOTIFICATIONS",
@@ -379,6 +408,7 @@ __all__ = [
     "AssistantMessage",
     "AssistantMessageData",
     "AssistantMessageEvent",
+    "Client",
     "CommandDoneData",
     "CommandDoneEvent",
     "CommandRunData",
@@ -429,6 +459,7 @@ __all__ = [
     "HookResultEvent",
     "ImageAttachmentRef",
     "ImageBlock",
+    "Incoming",
     "InitializeParams",
     "InitializeResult",
     "JsonObject",
@@ -441,6 +472,7 @@ __all__ = [
     "JsonRpcRequest",
     "JsonRpcSuccessResponse",
     "JsonValue",
+    "LineTransport",
     "LlmCallConfig",
     "LlmCallConfigAdapterDefaults",
     "LlmFailure",
@@ -454,6 +486,7 @@ __all__ = [
     "Message",
     "MessageSource",
     "MethodInfo",
+    "MethodNotFoundError",
     "ModelMessageSource",
     "NotificationFrame",
     "PermissionPresetData",
@@ -461,6 +494,7 @@ __all__ = [
     "PlanModeData",
     "PlanModeEvent",
     "PluginMessageSource",
+    "Reader",
     "ReasoningBlock",
     "ReplaceSurfaceOp",
     "ReplayEnvelope",
@@ -470,6 +504,7 @@ __all__ = [
     "RequestHeaderData",
     "RequestHeaderEvent",
     "RequestHeaderReason",
+    "ResponseError",
     "ResultFrame",
     "SandboxModeData",
     "SandboxModeEvent",
@@ -486,6 +521,8 @@ __all__ = [
     "ScheduleRecordEvery",
     "ScheduleRecordUnknown",
     "SdkRunStatus",
+    "Server",
+    "ServerConn",
     "ServerInfo",
     "SessionEndSeedData",
     "SessionEndSeedEvent",
@@ -537,6 +574,7 @@ __all__ = [
     "SubagentStopReason",
     "SurfaceOp",
     "SurfaceOpAppend",
+    "SyncClient",
     "TeamMemberData",
     "TeamMemberEvent",
     "TeamMemberSnapshot",
@@ -577,6 +615,7 @@ __all__ = [
     "ToolWorkflowRunEndEvent",
     "ToolWorkflowRunStartData",
     "ToolWorkflowRunStartEvent",
+    "TransportClosedError",
     "TurnEndCancelCause",
     "TurnEndCancelCauseDisposed",
     "TurnEndCancelCauseHook",
@@ -595,6 +634,7 @@ __all__ = [
     "TurnEndReasonMaxTokens",
     "TurnStartData",
     "TurnStartEvent",
+    "UnimplementedServer",
     "UnknownContentBlock",
     "UnknownFinishReason",
     "UnknownMessageSource",
@@ -609,6 +649,7 @@ __all__ = [
     "WebSearchRequestMessage",
     "WebSearchRequestText",
     "WebSearchRequestTool",
+    "Writer",
     "decode_ContentBlock",
     "decode_FinishReason",
     "decode_GoalChange",
@@ -660,4 +701,7 @@ __all__ = [
     "encode_SurfaceOpAppend",
     "encode_TurnEndCancelCause",
     "encode_TurnEndReason",
+    "new_request_id",
+    "start_command",
+    "stdio_streams",
 ]

@@ -15,7 +15,10 @@
 
 Error responses raise ``ResponseError`` (code, message, data); a closed
 transport raises ``TransportClosedError``; a result that does not decode
-raises ``DecodeError``.
+raises ``DecodeError``; None for params a method requires raises
+``TypeError`` before anything is sent. Received params that are missing
+(when required) or do not decode are answered -32602 (``CODE_INVALID_PARAMS``)
+naming the method and the JSON pointer, without calling the handler.
 """
 
 from __future__ import annotations
@@ -24,16 +27,20 @@ import asyncio
 import threading
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Protocol, TypeVar
+from typing import IO, Any, Protocol, TypeVar
 
 from . import methods as _m
 from . import types as _t
 from .codec import ABSENT, Absent, DecodeError, JsonValue, decode, encode_value
 from .transport import (
+    CODE_INVALID_PARAMS,
     DEFAULT_MAX_LINE_BYTES,
     Incoming,
     LineTransport,
     MethodNotFoundError,
+    Reader,
+    ResponseError,
+    Writer,
     start_command,
     stdio_streams,
 )
@@ -49,16 +56,29 @@ def new_request_id(n: int) -> str | int:
     return "req_" + uuid.uuid4().hex + ""
 
 
-def _params(incoming: Incoming, optional: bool) -> JsonValue:
-    if isinstance(incoming.params, Absent):
-        if optional:
-            return {}
-        raise DecodeError(f"{incoming.method}: params missing")
-    return incoming.params
+def _params(incoming: Incoming, optional: bool, decoder: Callable[[JsonValue], _R]) -> _R:
+    """Decode a received frame's params (absent optional params decode as
+    ``{}``); raises ResponseError(-32602, "invalid params of <method>:
+    <pointer>: <what>") when they are missing but required or do not decode."""
+    raw: JsonValue = {}
+    if not isinstance(incoming.params, Absent):
+        raw = incoming.params
+    elif not optional:
+        raise ResponseError(CODE_INVALID_PARAMS, f"invalid params of {incoming.method}: /params: missing (the method requires params)")
+    try:
+        return decode(decoder, raw)
+    except DecodeError as e:
+        raise ResponseError(CODE_INVALID_PARAMS, f"invalid params of {incoming.method}: /params{e.pointer}: {e.reason}") from e
 
 
-def _send(params: object | None) -> JsonValue | Absent:
-    return ABSENT if params is None else encode_value(params)
+def _send(method: str, params: object | None, optional: bool) -> JsonValue | Absent:
+    """The params member to send: ABSENT for None when the method's params
+    are optional; None for required params raises TypeError (nothing sent)."""
+    if params is None:
+        if not optional:
+            raise TypeError(f"{method}: params are required (None given); nothing was sent")
+        return ABSENT
+    return encode_value(params)
 
 
 class Client:
@@ -79,8 +99,8 @@ class Client:
     @classmethod
     def connect(
         cls,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: Reader,
+        writer: Writer,
         *,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         on_dropped: Callable[[bytes, str], None] | None = None,
@@ -94,12 +114,16 @@ class Client:
         *argv: str,
         env: dict[str, str] | None = None,
         cwd: str | None = None,
+        stderr: int | IO[Any] | None = None,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         on_dropped: Callable[[bytes, str], None] | None = None,
     ) -> Client:
         """Start the server command argv on stdio and return a client on it
-        (see LineTransport for the options); ``close`` ends the process."""
-        reader, writer, proc = await start_command(*argv, env=env, cwd=cwd)
+        (see LineTransport for the options); ``close`` ends the process. The
+        server's stderr is this process's unless ``stderr`` redirects it
+        (``asyncio.subprocess.DEVNULL``, a file object or descriptor; see
+        transport.start_command)."""
+        reader, writer, proc = await start_command(*argv, env=env, cwd=cwd, stderr=stderr)
         c = cls(LineTransport(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped, new_id=new_request_id))
         c._process = proc
         return c
@@ -171,16 +195,16 @@ class Client:
     async def _handle(self, incoming: Incoming) -> JsonValue:
         method = incoming.method
         if method == _m.SESSION_EVENT and incoming.is_notification and self._on_session_event is not None:
-            await self._on_session_event(decode(_t.SessionEventNotification.from_json, _params(incoming, False)))
+            await self._on_session_event(_params(incoming, False, _t.SessionEventNotification.from_json))
             return None
         if method == _m.SESSION_STATUS and incoming.is_notification and self._on_session_status is not None:
-            await self._on_session_status(decode(_t.SessionStatusNotification.from_json, _params(incoming, False)))
+            await self._on_session_status(_params(incoming, False, _t.SessionStatusNotification.from_json))
             return None
         if method == _m.SUBAGENT_FINISHED and incoming.is_notification and self._on_subagent_finished is not None:
-            await self._on_subagent_finished(decode(_t.SubagentFinishedNotification.from_json, _params(incoming, False)))
+            await self._on_subagent_finished(_params(incoming, False, _t.SubagentFinishedNotification.from_json))
             return None
         if method == _m.SUBAGENT_STARTED and incoming.is_notification and self._on_subagent_started is not None:
-            await self._on_subagent_started(decode(_t.SubagentStartedNotification.from_json, _params(incoming, False)))
+            await self._on_subagent_started(_params(incoming, False, _t.SubagentStartedNotification.from_json))
             return None
         if incoming.is_notification:
             if self._on_notification is not None:
@@ -202,7 +226,7 @@ class Client:
 
         Schema: #/x-methods/initialize.
         """
-        raw = await self.transport.request(_m.INITIALIZE, _send(params), timeout=timeout)
+        raw = await self.transport.request(_m.INITIALIZE, _send(_m.INITIALIZE, params, False), timeout=timeout)
         return decode(_t.InitializeResult.from_json, raw)
 
     async def session_prompt(self, params: _t.SessionPromptParams, *, timeout: float | None = None) -> _t.SessionPromptResult:
@@ -217,7 +241,7 @@ class Client:
 
         Schema: #/x-methods/session~1prompt.
         """
-        raw = await self.transport.request(_m.SESSION_PROMPT, _send(params), timeout=timeout)
+        raw = await self.transport.request(_m.SESSION_PROMPT, _send(_m.SESSION_PROMPT, params, False), timeout=timeout)
         return decode(_t.SessionPromptResult.from_json, raw)
 
     async def shutdown(self, params: _t.ShutdownParams | None = None, *, timeout: float | None = None) -> _t.ShutdownResult:
@@ -231,7 +255,7 @@ class Client:
 
         Schema: #/x-methods/shutdown.
         """
-        raw = await self.transport.request(_m.SHUTDOWN, _send(params), timeout=timeout)
+        raw = await self.transport.request(_m.SHUTDOWN, _send(_m.SHUTDOWN, params, True), timeout=timeout)
         return decode(_t.ShutdownResult.from_json, raw)
 
 
@@ -252,6 +276,7 @@ class SyncClient:
         *argv: str,
         env: dict[str, str] | None = None,
         cwd: str | None = None,
+        stderr: int | IO[Any] | None = None,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         on_dropped: Callable[[bytes, str], None] | None = None,
     ) -> SyncClient:
@@ -260,7 +285,7 @@ class SyncClient:
         loop = asyncio.new_event_loop()
         thread = threading.Thread(target=loop.run_forever, name="dshgen-sync-client", daemon=True)
         thread.start()
-        spawn = Client.spawn(*argv, env=env, cwd=cwd, max_line_bytes=max_line_bytes, on_dropped=on_dropped)
+        spawn = Client.spawn(*argv, env=env, cwd=cwd, stderr=stderr, max_line_bytes=max_line_bytes, on_dropped=on_dropped)
         client = asyncio.run_coroutine_threadsafe(spawn, loop).result()
         return cls(client, loop, thread)
 
@@ -360,8 +385,8 @@ class ServerConn:
     @classmethod
     def connect(
         cls,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: Reader,
+        writer: Writer,
         *,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         on_dropped: Callable[[bytes, str], None] | None = None,
@@ -384,16 +409,18 @@ class ServerConn:
         return cls.connect(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped)
 
     async def serve(self, server: Server) -> None:
-        """Serve server until the connection closes."""
+        """Serve server until the connection closes. At the client's end of
+        input it first answers every request already read (the responses
+        written and flushed), then returns."""
 
         async def handle(incoming: Incoming) -> JsonValue:
             method = incoming.method
             if method == _m.INITIALIZE and not incoming.is_notification:
-                return encode_value(await server.initialize(decode(_t.InitializeParams.from_json, _params(incoming, False))))
+                return encode_value(await server.initialize(_params(incoming, False, _t.InitializeParams.from_json)))
             if method == _m.SESSION_PROMPT and not incoming.is_notification:
-                return encode_value(await server.session_prompt(decode(_t.SessionPromptParams.from_json, _params(incoming, False))))
+                return encode_value(await server.session_prompt(_params(incoming, False, _t.SessionPromptParams.from_json)))
             if method == _m.SHUTDOWN and not incoming.is_notification:
-                return encode_value(await server.shutdown(decode(_t.ShutdownParams.from_json, _params(incoming, True))))
+                return encode_value(await server.shutdown(_params(incoming, True, _t.ShutdownParams.from_json)))
             if incoming.is_notification:
                 raise LookupError(f"no handler for notification {method}")
             raise MethodNotFoundError(method)
@@ -413,7 +440,7 @@ class ServerConn:
 
         Schema: #/x-methods/session.event.
         """
-        await self.transport.notify(_m.SESSION_EVENT, _send(params))
+        await self.transport.notify(_m.SESSION_EVENT, _send(_m.SESSION_EVENT, params, False))
 
     async def session_status(self, params: _t.SessionStatusNotification) -> None:
         """Send the "session.status" notification.
@@ -422,7 +449,7 @@ class ServerConn:
 
         Schema: #/x-methods/session.status.
         """
-        await self.transport.notify(_m.SESSION_STATUS, _send(params))
+        await self.transport.notify(_m.SESSION_STATUS, _send(_m.SESSION_STATUS, params, False))
 
     async def subagent_finished(self, params: _t.SubagentFinishedNotification) -> None:
         """Send the "subagent.finished" notification.
@@ -432,7 +459,7 @@ class ServerConn:
 
         Schema: #/x-methods/subagent.finished.
         """
-        await self.transport.notify(_m.SUBAGENT_FINISHED, _send(params))
+        await self.transport.notify(_m.SUBAGENT_FINISHED, _send(_m.SUBAGENT_FINISHED, params, False))
 
     async def subagent_started(self, params: _t.SubagentStartedNotification) -> None:
         """Send the "subagent.started" notification.
@@ -442,4 +469,4 @@ class ServerConn:
 
         Schema: #/x-methods/subagent.started.
         """
-        await self.transport.notify(_m.SUBAGENT_STARTED, _send(params))
+        await self.transport.notify(_m.SUBAGENT_STARTED, _send(_m.SUBAGENT_STARTED, params, False))

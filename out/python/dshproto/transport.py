@@ -9,7 +9,9 @@ notifications to a handler (notifications one at a time in order, each
 request on a task of its own), and serializes its writes. Lines that are not
 delivered (not JSON, not a JSON-RPC 2.0 frame, a response to an id nobody
 waits for, a line over the cap, an unterminated last line) are dropped and
-reported to ``on_dropped``.
+reported to ``on_dropped``. At the end of its input a transport fails the
+requests waiting for a response at once, answers the requests it has read
+(their responses written and flushed), then closes.
 """
 
 from __future__ import annotations
@@ -17,24 +19,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import stat
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Final, Protocol, cast
+from typing import IO, Any, Final, Protocol, cast
 
 from .codec import ABSENT, Absent, JsonValue
 
 __all__ = [
     "CODE_INTERNAL_ERROR",
+    "CODE_INVALID_PARAMS",
     "CODE_METHOD_NOT_FOUND",
     "DEFAULT_MAX_LINE_BYTES",
     "Incoming",
     "LineTransport",
     "MethodNotFoundError",
+    "Reader",
     "ResponseError",
     "TransportClosedError",
+    "Writer",
     "start_command",
+    "stdio_streams",
 ]
 
 DEFAULT_MAX_LINE_BYTES: Final = 64 << 20
@@ -42,6 +50,11 @@ DEFAULT_MAX_LINE_BYTES: Final = 64 << 20
 
 CODE_METHOD_NOT_FOUND: Final = -32601
 """Answers a request no handler takes ("method not found: " + the method)."""
+
+CODE_INVALID_PARAMS: Final = -32602
+"""Answers a request whose params are missing (when the method requires
+them) or do not decode: "invalid params of <method>: <pointer>: <what>", the
+JSON pointer into the frame (e.g. ``/params/title``)."""
 
 CODE_INTERNAL_ERROR: Final = -32603
 """Answers a request whose handler raised (the message is ``str(exc)``)."""
@@ -96,6 +109,13 @@ notification); raises MethodNotFoundError (-32601), ResponseError (sent as it
 is) or any other exception (-32603 with its message)."""
 
 
+class Reader(Protocol):
+    """What a transport reads from: an ``asyncio.StreamReader`` or alike
+    (``read`` returns b"" at the end of input)."""
+
+    async def read(self, n: int) -> bytes: ...
+
+
 class Writer(Protocol):
     """What a transport writes to: an ``asyncio.StreamWriter`` or alike."""
 
@@ -121,7 +141,7 @@ class LineTransport:
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
+        reader: Reader,
         writer: Writer,
         *,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
@@ -139,7 +159,9 @@ class LineTransport:
         self._inbox: asyncio.Queue[Incoming | None] = asyncio.Queue(256)
         self._handler: Handler | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._serving: set[asyncio.Task[None]] = set()
         self._closed: BaseException | None = None
+        self._ended: BaseException | None = None
         self._done = asyncio.Event()
 
     def start(self, handler: Handler | None) -> None:
@@ -149,13 +171,14 @@ class LineTransport:
         self._spawn(self._read())
         self._spawn(self._dispatch())
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
+    def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         async def run() -> None:
             await coro
 
         task = asyncio.ensure_future(run())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     @property
     def closed(self) -> bool:
@@ -163,7 +186,9 @@ class LineTransport:
         return self._closed is not None
 
     async def wait_closed(self) -> None:
-        """Wait until the transport has closed (end of input, error or close)."""
+        """Wait until the transport has closed: after ``close``, or once its
+        input ended (or failed) and every request read before has been
+        answered and the writer closed."""
         await self._done.wait()
 
     async def request(self, method: str, params: JsonValue | Absent = ABSENT, *, timeout: float | None = None) -> JsonValue:
@@ -172,9 +197,10 @@ class LineTransport:
         Raises ResponseError for an error response, asyncio.TimeoutError after
         ``timeout`` seconds (the request is then forgotten: a late response
         is dropped and reported), TransportClosedError when the transport
-        closes first. Cancelling the awaiting task forgets the request too."""
-        if self._closed is not None:
-            raise TransportClosedError(f"{method}: transport closed") from self._closed
+        closes or its input ends first. Cancelling the awaiting task forgets
+        the request too."""
+        if self._closed is not None or self._ended is not None:
+            raise TransportClosedError(f"{method}: transport closed") from (self._closed or self._ended)
         self._count += 1
         rid = self._new_id(self._count)
         key = _id_key(rid)
@@ -199,22 +225,46 @@ class LineTransport:
         for t in list(self._tasks):
             t.cancel()
 
-    def _shut(self, cause: BaseException) -> None:
-        if self._closed is not None:
-            return
-        self._closed = cause
+    def _fail_pending(self, cause: BaseException) -> None:
         pending, self._pending = self._pending, {}
         for fut in pending.values():
             if not fut.done():
-                err = TransportClosedError("transport closed before the response")
+                err = TransportClosedError(f"transport closed before the response: {cause}")
                 err.__cause__ = cause
                 fut.set_exception(err)
+
+    def _shut(self, cause: BaseException, *, done: bool = True) -> None:
+        if self._closed is not None:
+            return
+        self._closed = cause
+        self._fail_pending(cause)
         with contextlib.suppress(OSError, RuntimeError):  # a broken writer is closed anyway
             self._writer.close()
         try:
             self._inbox.put_nowait(None)
         except asyncio.QueueFull:  # the dispatcher is cancelled by close
             pass
+        if done:
+            self._done.set()
+
+    async def _end_input(self, cause: BaseException) -> None:
+        """The input ended (or failed): fail the waiting requests now, let
+        the dispatcher answer what was read, then close (see _dispatch)."""
+        if self._ended is None:
+            self._ended = cause
+        self._fail_pending(cause)
+        await self._inbox.put(None)
+
+    async def _finish(self) -> None:
+        """After the end of input: wait for the requests being served, close
+        the writer and wait until what was written is flushed."""
+        while self._serving:
+            await asyncio.gather(*list(self._serving), return_exceptions=True)
+        self._shut(self._ended or EOFError("end of input"), done=False)
+        wait = cast("Callable[[], Awaitable[None]] | None", getattr(self._writer, "wait_closed", None))
+        if wait is not None:
+            with contextlib.suppress(OSError, RuntimeError):  # a broken writer is closed anyway
+                await wait()
         self._done.set()
 
     async def _write(self, frame: dict[str, JsonValue]) -> None:
@@ -236,7 +286,7 @@ class LineTransport:
                 if not chunk:
                     if buf:
                         self._drop(bytes(buf), "unterminated last line (input ended mid-frame)")
-                    self._shut(EOFError("end of input"))
+                    await self._end_input(EOFError("end of input: the peer closed its output"))
                     return
                 start = 0
                 while True:
@@ -260,7 +310,7 @@ class LineTransport:
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001 (any read error closes the transport)
-            self._shut(e)
+            await self._end_input(e)
 
     async def _receive(self, line: bytes) -> None:
         if not line.strip():
@@ -303,6 +353,8 @@ class LineTransport:
         while True:
             incoming = await self._inbox.get()
             if incoming is None:
+                if self._closed is None:
+                    await self._finish()
                 return
             if incoming.is_notification:
                 if self._handler is None:
@@ -313,7 +365,9 @@ class LineTransport:
                 except Exception as e:  # noqa: BLE001 (reported, the connection goes on)
                     self._drop(b"", f"notification {incoming.method}: {e}")
                 continue
-            self._spawn(self._serve(incoming))
+            task = self._spawn(self._serve(incoming))
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
 
     async def _serve(self, incoming: Incoming) -> None:
         rid: JsonValue = incoming.id
@@ -353,22 +407,79 @@ def _id_key(rid: str | int) -> tuple[str, str]:
     return ("s", rid) if isinstance(rid, str) else ("n", str(rid))
 
 
-async def stdio_streams() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+def _watchable(fd: int) -> bool:
+    """Whether asyncio's event loop can watch fd: a pipe, a socket or a
+    terminal (not a regular file, nor /dev/null)."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)
+
+
+class _FileReader:
+    """Reads a file descriptor the event loop cannot watch (a regular file,
+    /dev/null) on the default executor's threads, one chunk per read."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    async def read(self, n: int) -> bytes:
+        return await asyncio.get_running_loop().run_in_executor(None, os.read, self._fd, n)
+
+
+class _FileWriter:
+    """Writes to a file descriptor the event loop cannot watch (a regular
+    file, /dev/null): each write goes to the file whole before it returns."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view) :]
+
+    async def drain(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+async def stdio_streams() -> tuple[Reader, Writer]:
     """This process's stdin and stdout as a stream pair (the way a server
     started by ``start_command`` speaks): a reader of stdin and a writer of
-    stdout, so nothing else may write to stdout. stdin must be a pipe, a
-    socket or a terminal (asyncio cannot watch a regular file)."""
+    stdout, so nothing else may write to stdout. Each may be a pipe, a
+    socket, a terminal or a regular file (``python server.py < in.ndjson >
+    out.ndjson``): pipes, sockets and terminals go through the event loop,
+    files through direct reads and writes."""
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    sys.stdout.flush()
+    stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
+    reader: Reader
+    if _watchable(stdin):
+        stream = asyncio.StreamReader()
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), sys.stdin)
+        reader = stream
+    else:
+        reader = _FileReader(stdin)
+    if not _watchable(stdout):
+        return reader, _FileWriter(stdout)
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, sys.stdout)
-    return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
+    return reader, asyncio.StreamWriter(transport, protocol, None, loop)
 
 
-async def start_command(*argv: str, env: dict[str, str] | None = None, cwd: str | None = None) -> tuple[asyncio.StreamReader, Writer, asyncio.subprocess.Process]:
+async def start_command(
+    *argv: str,
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+    stderr: int | IO[Any] | None = None,
+) -> tuple[asyncio.StreamReader, Writer, asyncio.subprocess.Process]:
     """Start a server command with its stdin and stdout as the JSON-RPC
-    stream (stderr is inherited); returns its stdout reader, its stdin
-    writer and the process."""
-    proc = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env, cwd=cwd)
+    stream; returns its stdout reader, its stdin writer and the process.
+    ``stderr`` is where the server's stderr goes: None (the default) inherits
+    this process's, ``asyncio.subprocess.DEVNULL`` drops it, a file object or
+    descriptor receives it."""
+    proc = await asyncio.create_subprocess_exec(
+        *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=stderr, env=env, cwd=cwd
+    )
     assert proc.stdout is not None and proc.stdin is not None
     return proc.stdout, proc.stdin, proc

@@ -28,8 +28,9 @@ type Client struct {
 }
 
 // ClientHandlers receive what the server sends to a Client. Notifications arrive one at a time, in
-// order; each request on a goroutine of its own. A notification whose params do not decode is
-// reported to ConnOptions.OnDropped; a request whose params do not decode is answered with -32603.
+// order; each request on a goroutine of its own. A notification whose params are missing (when
+// required) or do not decode is reported to ConnOptions.OnDropped; such a request is answered with
+// -32602 (CodeInvalidParams) naming the method and the JSON pointer.
 type ClientHandlers struct {
 	// OnSessionEvent receives the "session.event" notifications.
 	//
@@ -123,8 +124,9 @@ func NewClient(r io.Reader, w io.Writer, h *ClientHandlers, opts *ConnOptions) *
 }
 
 // StartClient starts the server command cmd with its stdin and stdout as the connection (see
-// StartCommand) and returns a Client on it. Close closes the server's stdin and waits for it to
-// exit, killing it after 2 seconds.
+// StartCommand) and returns a Client on it. The server's stderr is this process's unless cmd.Stderr
+// is set (then it goes there). Close closes the server's stdin and waits for it to exit, killing it
+// after 2 seconds.
 func StartClient(cmd *exec.Cmd, h *ClientHandlers, opts *ConnOptions) (*Client, error) {
 	r, w, err := StartCommand(cmd, 2*time.Second)
 	if err != nil {
@@ -161,17 +163,17 @@ func (c *Client) Done() <-chan struct{} {
 // TypeError). A second initialize is answered again (not rejected). Changed in 0.2.1:
 // reasoningEffort.
 //
-// A nil params sends no params member.
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
 // *DecodeError when the result does not decode as InitializeResult.
 func (c *Client) Initialize(ctx context.Context, params *InitializeParams) (*InitializeResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return nil, fmt.Errorf("%s: %w", MethodInitialize, ErrParamsRequired)
 	}
-	raw, err := c.conn.Call(ctx, MethodInitialize, p)
+	raw, err := c.conn.Call(ctx, MethodInitialize, params)
 	if err != nil {
 		return nil, err
 	}
@@ -191,17 +193,17 @@ func (c *Client) Initialize(ctx context.Context, params *InitializeParams) (*Ini
 // canonical base64.', 'SDK image prompt requires an attachment store', and Node TypeErrors for a
 // missing or non-array contentBlocks.
 //
-// A nil params sends no params member.
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
 // *DecodeError when the result does not decode as SessionPromptResult.
 func (c *Client) SessionPrompt(ctx context.Context, params *SessionPromptParams) (*SessionPromptResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return nil, fmt.Errorf("%s: %w", MethodSessionPrompt, ErrParamsRequired)
 	}
-	raw, err := c.conn.Call(ctx, MethodSessionPrompt, p)
+	raw, err := c.conn.Call(ctx, MethodSessionPrompt, params)
 	if err != nil {
 		return nil, err
 	}
@@ -218,17 +220,17 @@ func (c *Client) SessionPrompt(ctx context.Context, params *SessionPromptParams)
 // server is not initialized', 'SDK server is shutting down', 'SDK session is already open or
 // opening: <id>', 'session "<id>" not found'. Never creates a replacement session.
 //
-// A nil params sends no params member.
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
 // *DecodeError when the result does not decode as SessionResumeResult.
 func (c *Client) SessionResume(ctx context.Context, params *SessionResumeParams) (*SessionResumeResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return nil, fmt.Errorf("%s: %w", MethodSessionResume, ErrParamsRequired)
 	}
-	raw, err := c.conn.Call(ctx, MethodSessionResume, p)
+	raw, err := c.conn.Call(ctx, MethodSessionResume, params)
 	if err != nil {
 		return nil, err
 	}
@@ -243,17 +245,17 @@ func (c *Client) SessionResume(ctx context.Context, params *SessionResumeParams)
 // 'SDK server is not initialized', 'unknown SDK session: <id>' (the method never creates a
 // session), 'session agent was disposed outside the server: <id>', or the agent failure's message.
 //
-// A nil params sends no params member.
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
 // *DecodeError when the result does not decode as SessionWaitResult.
 func (c *Client) SessionWait(ctx context.Context, params *SessionWaitParams) (*SessionWaitResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return nil, fmt.Errorf("%s: %w", MethodSessionWait, ErrParamsRequired)
 	}
-	raw, err := c.conn.Call(ctx, MethodSessionWait, p)
+	raw, err := c.conn.Call(ctx, MethodSessionWait, params)
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +270,8 @@ func (c *Client) SessionWait(ctx context.Context, params *SessionWaitParams) (*S
 // Errors (-32603): 'working-directory requests require a non-empty sessionId', 'SDK server is not
 // initialized', 'SDK server is shutting down'.
 //
-// A nil params sends no params member.
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
@@ -277,11 +280,10 @@ func (c *Client) SessionWorkingDirectoryGet(
 	ctx context.Context,
 	params *SessionWorkingDirectoryGetParams,
 ) (*SessionWorkingDirectoryResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return nil, fmt.Errorf("%s: %w", MethodSessionWorkingDirectoryGet, ErrParamsRequired)
 	}
-	raw, err := c.conn.Call(ctx, MethodSessionWorkingDirectoryGet, p)
+	raw, err := c.conn.Call(ctx, MethodSessionWorkingDirectoryGet, params)
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +300,8 @@ func (c *Client) SessionWorkingDirectoryGet(
 // sessionId', 'working-directory set requires a path string', 'working-directory: directory does
 // not exist: "<p>"', 'SDK server is not initialized'.
 //
-// A nil params sends no params member.
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
@@ -307,11 +310,10 @@ func (c *Client) SessionWorkingDirectorySet(
 	ctx context.Context,
 	params *SessionWorkingDirectorySetParams,
 ) (*SessionWorkingDirectoryResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return nil, fmt.Errorf("%s: %w", MethodSessionWorkingDirectorySet, ErrParamsRequired)
 	}
-	raw, err := c.conn.Call(ctx, MethodSessionWorkingDirectorySet, p)
+	raw, err := c.conn.Call(ctx, MethodSessionWorkingDirectorySet, params)
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +326,7 @@ func (c *Client) SessionWorkingDirectorySet(
 // 11.7: params may be absent (Python client) or an object (TS client sends {}); the server ignores
 // them.
 //
-// A nil params sends no params member.
+// A nil params sends no params member (the method's params are optional).
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
@@ -558,8 +560,10 @@ func NewServerConn(r io.Reader, w io.Writer, opts *ConnOptions) *ServerConn {
 	return &ServerConn{conn: NewConn(r, w, opts)}
 }
 
-// Serve serves srv until the connection closes. It returns nil at the client's end of input or
-// after Close, else the read error that closed it.
+// Serve serves srv until the connection closes. At the client's end of input it first answers every
+// request already read (each response written before it returns), then returns nil; it returns nil
+// after Close too, else the read error that closed it. A request whose params are missing (when
+// required) or do not decode is answered -32602 without calling srv.
 func (s *ServerConn) Serve(srv Server) error {
 	s.conn.Start(serverHandler(srv))
 	<-s.conn.Done()
@@ -591,12 +595,14 @@ func (s *ServerConn) Done() <-chan struct{} {
 // forks).
 //
 // It fails when the connection is closed or the write fails.
+//
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 func (s *ServerConn) SessionEvent(ctx context.Context, params *SessionEventNotification) error {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return fmt.Errorf("%s: %w", MethodSessionEvent, ErrParamsRequired)
 	}
-	return s.conn.Notify(ctx, MethodSessionEvent, p)
+	return s.conn.Notify(ctx, MethodSessionEvent, params)
 }
 
 // SessionStatus sends the "session.status" notification.
@@ -604,12 +610,14 @@ func (s *ServerConn) SessionEvent(ctx context.Context, params *SessionEventNotif
 // An agent's overall state changed (idle/running); sent only on change.
 //
 // It fails when the connection is closed or the write fails.
+//
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 func (s *ServerConn) SessionStatus(ctx context.Context, params *SessionStatusNotification) error {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return fmt.Errorf("%s: %w", MethodSessionStatus, ErrParamsRequired)
 	}
-	return s.conn.Notify(ctx, MethodSessionStatus, p)
+	return s.conn.Notify(ctx, MethodSessionStatus, params)
 }
 
 // SubagentFinished sends the "subagent.finished" notification.
@@ -618,12 +626,14 @@ func (s *ServerConn) SessionStatus(ctx context.Context, params *SessionStatusNot
 // status and before the parent's tool/result.
 //
 // It fails when the connection is closed or the write fails.
+//
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 func (s *ServerConn) SubagentFinished(ctx context.Context, params *SubagentFinishedNotification) error {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return fmt.Errorf("%s: %w", MethodSubagentFinished, ErrParamsRequired)
 	}
-	return s.conn.Notify(ctx, MethodSubagentFinished, p)
+	return s.conn.Notify(ctx, MethodSubagentFinished, params)
 }
 
 // SubagentStarted sends the "subagent.started" notification.
@@ -632,10 +642,12 @@ func (s *ServerConn) SubagentFinished(ctx context.Context, params *SubagentFinis
 // child's first session.event.
 //
 // It fails when the connection is closed or the write fails.
+//
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 func (s *ServerConn) SubagentStarted(ctx context.Context, params *SubagentStartedNotification) error {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return fmt.Errorf("%s: %w", MethodSubagentStarted, ErrParamsRequired)
 	}
-	return s.conn.Notify(ctx, MethodSubagentStarted, p)
+	return s.conn.Notify(ctx, MethodSubagentStarted, params)
 }

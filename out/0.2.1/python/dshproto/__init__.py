@@ -31,9 +31,11 @@ are typed per method by x-methods.
 
 Modules: ``types`` (one class or alias per schema type, each with
 ``from_json``/``to_json``), ``methods`` (method constants, the method catalogue and
-JSON-RPC frame helpers) and ``codec`` (JsonValue, ABSENT, DecodeError). Everything
-public is re-exported here; where two modules define the same name, types wins over
-methods, and methods over codec (the other stays reachable through its module).
+JSON-RPC frame helpers), ``codec`` (JsonValue, ABSENT, DecodeError), ``sdk`` (Client,
+SyncClient, Server, ServerConn, UnimplementedServer) and ``transport``
+(LineTransport, ResponseError, TransportClosedError). Everything public is
+re-exported here; where two modules define the same name, the first of types,
+methods, codec, sdk, transport wins (the other stays reachable through its module).
 """
 
 from .codec import ABSENT, Absent, DecodeError
@@ -63,6 +65,29 @@ from .methods import (
     decode_frame,
     decode_params,
     decode_result,
+)
+from .sdk import (
+    Client,
+    Server,
+    ServerConn,
+    SyncClient,
+    UnimplementedServer,
+    new_request_id,
+)
+from .transport import (
+    CODE_INTERNAL_ERROR,
+    CODE_INVALID_PARAMS,
+    CODE_METHOD_NOT_FOUND,
+    DEFAULT_MAX_LINE_BYTES,
+    Incoming,
+    LineTransport,
+    MethodNotFoundError,
+    Reader,
+    ResponseError,
+    TransportClosedError,
+    Writer,
+    start_command,
+    stdio_streams,
 )
 from .types import (
     AgentInboxSplicedData,
@@ -438,6 +463,10 @@ from .types import (
 
 __all__ = [
     "ABSENT",
+    "CODE_INTERNAL_ERROR",
+    "CODE_INVALID_PARAMS",
+    "CODE_METHOD_NOT_FOUND",
+    "DEFAULT_MAX_LINE_BYTES",
     "INITIALIZE",
     "METHODS",
     "NOTIFICATIONS",
@@ -478,6 +507,7 @@ __all__ = [
     "AssistantStreamRecordUnknown",
     "AssistantStreamTextChunks",
     "AssistantStreamToolCallChunks",
+    "Client",
     "CommandDoneData",
     "CommandDoneEvent",
     "CommandRunData",
@@ -545,6 +575,7 @@ __all__ = [
     "ImageOffloadData",
     "ImageOffloadEvent",
     "ImageOffloadTarget",
+    "Incoming",
     "InitializeParams",
     "InitializeResult",
     "JobRegisteredData",
@@ -562,6 +593,7 @@ __all__ = [
     "JsonRpcRequest",
     "JsonRpcSuccessResponse",
     "JsonValue",
+    "LineTransport",
     "LlmCallConfig",
     "LlmCallConfigAdapterDefaults",
     "LlmFailure",
@@ -576,6 +608,7 @@ __all__ = [
     "MessageFeedbackItem",
     "MessageSource",
     "MethodInfo",
+    "MethodNotFoundError",
     "ModelMessageSource",
     "ModelSelectionData",
     "ModelSelectionEvent",
@@ -589,6 +622,7 @@ __all__ = [
     "PromptContentBlock",
     "PromptImageBlock",
     "PtcModeMessageSource",
+    "Reader",
     "ReasoningBlock",
     "ReplaceSurfaceOp",
     "ReplayEnvelope",
@@ -598,6 +632,7 @@ __all__ = [
     "RequestHeaderData",
     "RequestHeaderEvent",
     "RequestHeaderReason",
+    "ResponseError",
     "ResultFrame",
     "RuntimeContextMessageSource",
     "SandboxModeData",
@@ -616,6 +651,8 @@ __all__ = [
     "ScheduleRecordEvery",
     "ScheduleRecordUnknown",
     "SdkRunStatus",
+    "Server",
+    "ServerConn",
     "ServerInfo",
     "SessionEndSeedData",
     "SessionEndSeedEvent",
@@ -685,6 +722,7 @@ __all__ = [
     "SubagentStopReason",
     "SurfaceOp",
     "SurfaceOpAppend",
+    "SyncClient",
     "SystemMessage",
     "SystemMessageData",
     "SystemMessageEvent",
@@ -733,6 +771,7 @@ __all__ = [
     "ToolWorkflowRunEndEvent",
     "ToolWorkflowRunStartData",
     "ToolWorkflowRunStartEvent",
+    "TransportClosedError",
     "TurnEndCancelCause",
     "TurnEndCancelCauseDisposed",
     "TurnEndCancelCauseHook",
@@ -752,6 +791,7 @@ __all__ = [
     "TurnEndReasonMaxTokens",
     "TurnStartData",
     "TurnStartEvent",
+    "UnimplementedServer",
     "UnknownContentBlock",
     "UnknownFinishReason",
     "UnknownMessageSource",
@@ -777,6 +817,7 @@ __all__ = [
     "WorkingDirectoryMessageSource",
     "WorkspaceChangesData",
     "WorkspaceChangesEvent",
+    "Writer",
     "decode_AssistantStreamRecord",
     "decode_ContentBlock",
     "decode_FinishReason",
@@ -834,4 +875,7 @@ __all__ = [
     "encode_SurfaceOpAppend",
     "encode_TurnEndCancelCause",
     "encode_TurnEndReason",
+    "new_request_id",
+    "start_command",
+    "stdio_streams",
 ]

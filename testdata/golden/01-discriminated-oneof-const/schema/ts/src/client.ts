@@ -2,9 +2,11 @@
 // Schema sha256 f0169a658d0c0484f06fe45dbe609d113d41aa60b3fcbe6ba5893ee4dfc2e5e1.
 
 import { spawn } from "node:child_process";
-import type { ChildProcessWithoutNullStreams, SpawnOptionsWithoutStdio } from "node:child_process";
+import type { ChildProcessByStdio, SpawnOptionsWithoutStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 
-import { LineTransport, ResponseError } from "./transport.js";
+import { invalidParamsMessage, isKnownMethod, paramsProblem } from "./methods.js";
+import { INVALID_PARAMS, LineTransport, ResponseError, paramsRequired } from "./transport.js";
 import type { HandlerContext, LineTransportOptions, NotificationHandler, RequestHandler } from "./transport.js";
 import type * as T from "./types.js";
 
@@ -88,6 +90,11 @@ export class Client {
 
   #notification(method: string, params: T.JsonValue | undefined): void {
     let failure: unknown;
+    const listeners = this.#listeners.get(method);
+    const problem = listeners !== undefined && listeners.size > 0 && isKnownMethod(method) ? paramsProblem(method, params) : undefined;
+    if (problem !== undefined) {
+      failure = new Error(invalidParamsMessage(method, problem));
+    }
     const call = (f: () => void): void => {
       try {
         f();
@@ -95,7 +102,7 @@ export class Client {
         failure ??= error;
       }
     };
-    for (const handler of this.#listeners.get(method) ?? []) {
+    for (const handler of problem === undefined ? (listeners ?? []) : []) {
       call(() => handler(params as never));
     }
     for (const handler of this.#any) {
@@ -109,6 +116,10 @@ export class Client {
   #request(method: string, params: T.JsonValue | undefined, context: HandlerContext): unknown {
     const handler = this.#handlers.get(method);
     if (handler !== undefined) {
+      const problem = isKnownMethod(method) ? paramsProblem(method, params) : undefined;
+      if (problem !== undefined) {
+        throw new ResponseError(INVALID_PARAMS, invalidParamsMessage(method, problem));
+      }
       return handler(params as never, context);
     }
     if (this.#fallback !== undefined) {
@@ -122,7 +133,10 @@ export class Client {
 export interface SpawnServerOptions extends SpawnOptionsWithoutStdio {
   /** Options of the transport over the child's stdio. */
   readonly transport?: LineTransportOptions;
-  /** Called with each chunk the server writes to stderr (default: ignored). */
+  /**
+   * Called with each chunk the server writes to stderr. Without it the
+   * server's stderr is this process's (inherited); pass `() => {}` to drop it.
+   */
   readonly onStderr?: (chunk: string) => void;
   /**
    * How long close() waits for the server to exit after its stdin ended,
@@ -134,14 +148,16 @@ export interface SpawnServerOptions extends SpawnOptionsWithoutStdio {
 /** A server process started by {@link spawnServer} and the client speaking to it. */
 export interface SpawnedServer {
   readonly client: Client;
-  readonly process: ChildProcessWithoutNullStreams;
+  /** The server process; its `stderr` is null unless onStderr was given (then piped to it). */
+  readonly process: ChildProcessByStdio<Writable, Readable, Readable | null>;
   /** Settles when the process has exited: its exit code, or the signal that ended it. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
  * Starts the server command with its stdin/stdout as the JSON-RPC stream
- * and returns the client speaking to it. The transport closes (pending
+ * and returns the client speaking to it; the server's stderr is this
+ * process's unless options.onStderr takes it. The transport closes (pending
  * requests reject with a TransportClosedError) when the server's stdout ends
  * or the process cannot be started. client.close() ends the server's stdin,
  * waits up to exitGraceMs for it to exit, then sends SIGTERM and, after
@@ -149,7 +165,10 @@ export interface SpawnedServer {
  */
 export function spawnServer(command: string, args: readonly string[] = [], options: SpawnServerOptions = {}): SpawnedServer {
   const { transport: transportOptions, onStderr, exitGraceMs = 3000, ...spawnOptions } = options;
-  const child = spawn(command, args, { ...spawnOptions, stdio: ["pipe", "pipe", "pipe"] });
+  const child: ChildProcessByStdio<Writable, Readable, Readable | null> =
+    onStderr === undefined
+      ? spawn(command, args, { ...spawnOptions, stdio: ["pipe", "pipe", "inherit"] })
+      : spawn(command, args, { ...spawnOptions, stdio: ["pipe", "pipe", "pipe"] });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once("close", (code, signal) => resolve({ code, signal }));
     child.once("error", () => {
@@ -159,8 +178,10 @@ export function spawnServer(command: string, args: readonly string[] = [], optio
     });
   });
   child.stdin.on("error", () => {});
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (chunk: string) => onStderr?.(chunk));
+  if (child.stderr !== null && onStderr !== undefined) {
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => onStderr(chunk));
+  }
   const transport = new LineTransport(child.stdout, child.stdin, transportOptions);
   child.once("error", (error) => transport.close(`cannot run ${command}: ${error.message}`, error));
   let closing: Promise<void> | undefined;

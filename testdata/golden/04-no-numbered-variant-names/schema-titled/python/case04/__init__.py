@@ -7,9 +7,11 @@ ba039e64f11a0cbca939fc6f8f3fbda7339b100ad20d8619e734cddce20ae456).
 
 Modules: ``types`` (one class or alias per schema type, each with
 ``from_json``/``to_json``), ``methods`` (method constants, the method catalogue and
-JSON-RPC frame helpers) and ``codec`` (JsonValue, ABSENT, DecodeError). Everything
-public is re-exported here; where two modules define the same name, types wins over
-methods, and methods over codec (the other stays reachable through its module).
+JSON-RPC frame helpers), ``codec`` (JsonValue, ABSENT, DecodeError), ``sdk`` (Client,
+SyncClient, Server, ServerConn, UnimplementedServer) and ``transport``
+(LineTransport, ResponseError, TransportClosedError). Everything public is
+re-exported here; where two modules define the same name, the first of types,
+methods, codec, sdk, transport wins (the other stays reachable through its module).
 """
 
 from .codec import ABSENT, Absent, DecodeError, JsonValue
@@ -29,6 +31,21 @@ from .methods import (
     decode_params,
     decode_result,
 )
+from .transport import (
+    CODE_INTERNAL_ERROR,
+    CODE_INVALID_PARAMS,
+    CODE_METHOD_NOT_FOUND,
+    DEFAULT_MAX_LINE_BYTES,
+    Incoming,
+    LineTransport,
+    MethodNotFoundError,
+    Reader,
+    ResponseError,
+    TransportClosedError,
+    Writer,
+    start_command,
+    stdio_streams,
+)
 from .types import (
     SearchFailure,
     SearchHits,
@@ -39,6 +56,10 @@ from .types import (
 
 __all__ = [
     "ABSENT",
+    "CODE_INTERNAL_ERROR",
+    "CODE_INVALID_PARAMS",
+    "CODE_METHOD_NOT_FOUND",
+    "DEFAULT_MAX_LINE_BYTES",
     "METHODS",
     "NOTIFICATIONS",
     "REQUESTS",
@@ -48,17 +69,26 @@ __all__ = [
     "ErrorObject",
     "Frame",
     "FrameDecoder",
+    "Incoming",
     "JsonValue",
+    "LineTransport",
     "MethodInfo",
+    "MethodNotFoundError",
     "NotificationFrame",
+    "Reader",
     "RequestFrame",
+    "ResponseError",
     "ResultFrame",
     "SearchFailure",
     "SearchHits",
     "SearchResult",
+    "TransportClosedError",
+    "Writer",
     "decode_SearchResult",
     "decode_frame",
     "decode_params",
     "decode_result",
     "encode_SearchResult",
+    "start_command",
+    "stdio_streams",
 ]

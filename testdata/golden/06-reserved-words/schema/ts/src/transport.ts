@@ -8,7 +8,11 @@ import type { JsonValue } from "./types.js";
 
 /** JSON-RPC 2.0 error code: the method has no handler. */
 export const METHOD_NOT_FOUND = -32601;
-/** JSON-RPC 2.0 error code: the params are not what the method takes. */
+/**
+ * JSON-RPC 2.0 error code: the params are missing (the method requires them)
+ * or not what the method takes; the message is "invalid params of <method>:
+ * <pointer>: <what>", the JSON pointer into the frame (e.g. `/params/title`).
+ */
 export const INVALID_PARAMS = -32602;
 /** JSON-RPC 2.0 error code: the handler failed (the message is the handler's). */
 export const INTERNAL_ERROR = -32603;
@@ -171,6 +175,11 @@ const snippetLength = 200;
  * -32601 (method not found), a failing handler with -32603 carrying its
  * message. Frames are written one whole line per write, in call order.
  *
+ * At the end of the input, the requests waiting for a response reject at
+ * once with a TransportClosedError, and the requests already read are still
+ * answered: the transport closes once their handlers have settled and their
+ * responses are written.
+ *
  * The transport does not own the streams: close() detaches from them, and
  * the caller ends or destroys them.
  */
@@ -190,6 +199,9 @@ export class LineTransport {
   #line = 0;
   #started = false;
   #closedBy: TransportClosedError | undefined;
+  /** Set at the end of input: requests fail at once, responses are still written. */
+  #endedBy: TransportClosedError | undefined;
+  #serving = 0;
   readonly #closed: Promise<TransportClosedError>;
   #markClosed: (error: TransportClosedError) => void = () => {};
 
@@ -250,8 +262,9 @@ export class LineTransport {
   request(method: string, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
     const { signal } = options;
     return new Promise<unknown>((resolve, reject) => {
-      if (this.#closedBy !== undefined) {
-        reject(this.#closedBy);
+      const closed = this.#closedBy ?? this.#endedBy;
+      if (closed !== undefined) {
+        reject(closed);
         return;
       }
       if (signal?.aborted) {
@@ -420,8 +433,33 @@ export class LineTransport {
         this.#report({ kind: "truncated-line", line: this.#line + 1, text: snippet(text) });
       }
     }
-    this.close("JSON-RPC input closed");
+    this.#endInput(new TransportClosedError("JSON-RPC input closed (the peer closed its output)"));
   };
+
+  /**
+   * The input ended: reject the pending requests now, stop reading, and
+   * close once the requests being served have been answered.
+   */
+  #endInput(error: TransportClosedError): void {
+    if (this.#closedBy !== undefined || this.#endedBy !== undefined) {
+      return;
+    }
+    this.#endedBy = error;
+    this.#input.off("data", this.#onData);
+    this.#input.off("end", this.#onEnd);
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const p of pending) {
+      p.reject(error);
+    }
+    this.#closeIfDone();
+  }
+
+  #closeIfDone(): void {
+    if (this.#endedBy !== undefined && this.#serving === 0) {
+      this.close(this.#endedBy.message);
+    }
+  }
 
   readonly #onStreamError = (error: Error): void => {
     this.close(`JSON-RPC stream error: ${error.message}`, error);
@@ -512,6 +550,7 @@ export class LineTransport {
       },
     };
     this.#inFlight.add(inFlight);
+    this.#serving++;
     let reply: object;
     try {
       const result = await handler(method, params, context);
@@ -520,11 +559,22 @@ export class LineTransport {
       reply = { jsonrpc: "2.0", id, error: errorObject(error) };
     } finally {
       this.#inFlight.delete(inFlight);
+      this.#serving--;
     }
     if (this.#closedBy === undefined) {
       this.#write(reply);
     }
+    this.#closeIfDone();
   }
+}
+
+/**
+ * The error of a typed call or notification given no params (undefined) for
+ * a method whose params are required: nothing is sent, the call rejects (a
+ * notification throws) with this TypeError.
+ */
+export function paramsRequired(method: string): TypeError {
+  return new TypeError(`${method}: params are required (undefined given); nothing was sent`);
 }
 
 function errorObject(error: unknown): { code: number; message: string; data?: JsonValue } {

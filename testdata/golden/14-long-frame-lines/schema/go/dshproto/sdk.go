@@ -29,8 +29,9 @@ type Client struct {
 }
 
 // ClientHandlers receive what the server sends to a Client. Notifications arrive one at a time, in
-// order; each request on a goroutine of its own. A notification whose params do not decode is
-// reported to ConnOptions.OnDropped; a request whose params do not decode is answered with -32603.
+// order; each request on a goroutine of its own. A notification whose params are missing (when
+// required) or do not decode is reported to ConnOptions.OnDropped; such a request is answered with
+// -32602 (CodeInvalidParams) naming the method and the JSON pointer.
 type ClientHandlers struct {
 	// OnSessionEvent receives the "session.event" notifications.
 	OnSessionEvent func(ctx context.Context, params *SessionEventNotification)
@@ -91,8 +92,9 @@ func NewClient(r io.Reader, w io.Writer, h *ClientHandlers, opts *ConnOptions) *
 }
 
 // StartClient starts the server command cmd with its stdin and stdout as the connection (see
-// StartCommand) and returns a Client on it. Close closes the server's stdin and waits for it to
-// exit, killing it after 2 seconds.
+// StartCommand) and returns a Client on it. The server's stderr is this process's unless cmd.Stderr
+// is set (then it goes there). Close closes the server's stdin and waits for it to exit, killing it
+// after 2 seconds.
 func StartClient(cmd *exec.Cmd, h *ClientHandlers, opts *ConnOptions) (*Client, error) {
 	r, w, err := StartCommand(cmd, 2*time.Second)
 	if err != nil {
@@ -119,17 +121,17 @@ func (c *Client) Done() <-chan struct{} {
 
 // SessionPrompt sends the "session/prompt" request and returns its result.
 //
-// A nil params sends no params member.
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
 // *DecodeError when the result does not decode as SessionPromptResult.
 func (c *Client) SessionPrompt(ctx context.Context, params *SessionPromptParams) (*SessionPromptResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return nil, fmt.Errorf("%s: %w", MethodSessionPrompt, ErrParamsRequired)
 	}
-	raw, err := c.conn.Call(ctx, MethodSessionPrompt, p)
+	raw, err := c.conn.Call(ctx, MethodSessionPrompt, params)
 	if err != nil {
 		return nil, err
 	}
@@ -191,8 +193,10 @@ func NewServerConn(r io.Reader, w io.Writer, opts *ConnOptions) *ServerConn {
 	return &ServerConn{conn: NewConn(r, w, opts)}
 }
 
-// Serve serves srv until the connection closes. It returns nil at the client's end of input or
-// after Close, else the read error that closed it.
+// Serve serves srv until the connection closes. At the client's end of input it first answers every
+// request already read (each response written before it returns), then returns nil; it returns nil
+// after Close too, else the read error that closed it. A request whose params are missing (when
+// required) or do not decode is answered -32602 without calling srv.
 func (s *ServerConn) Serve(srv Server) error {
 	s.conn.Start(serverHandler(srv))
 	<-s.conn.Done()
@@ -221,21 +225,25 @@ func (s *ServerConn) Done() <-chan struct{} {
 // SessionEvent sends the "session.event" notification.
 //
 // It fails when the connection is closed or the write fails.
+//
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 func (s *ServerConn) SessionEvent(ctx context.Context, params *SessionEventNotification) error {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return fmt.Errorf("%s: %w", MethodSessionEvent, ErrParamsRequired)
 	}
-	return s.conn.Notify(ctx, MethodSessionEvent, p)
+	return s.conn.Notify(ctx, MethodSessionEvent, params)
 }
 
 // SessionStatus sends the "session.status" notification.
 //
 // It fails when the connection is closed or the write fails.
+//
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 func (s *ServerConn) SessionStatus(ctx context.Context, params *SessionStatusNotification) error {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return fmt.Errorf("%s: %w", MethodSessionStatus, ErrParamsRequired)
 	}
-	return s.conn.Notify(ctx, MethodSessionStatus, p)
+	return s.conn.Notify(ctx, MethodSessionStatus, params)
 }

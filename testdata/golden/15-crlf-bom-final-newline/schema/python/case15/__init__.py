@@ -11,9 +11,11 @@ subset needed by the cases is kept.
 
 Modules: ``types`` (one class or alias per schema type, each with
 ``from_json``/``to_json``), ``methods`` (method constants, the method catalogue and
-JSON-RPC frame helpers) and ``codec`` (JsonValue, ABSENT, DecodeError). Everything
-public is re-exported here; where two modules define the same name, types wins over
-methods, and methods over codec (the other stays reachable through its module).
+JSON-RPC frame helpers), ``codec`` (JsonValue, ABSENT, DecodeError), ``sdk`` (Client,
+SyncClient, Server, ServerConn, UnimplementedServer) and ``transport``
+(LineTransport, ResponseError, TransportClosedError). Everything public is
+re-exported here; where two modules define the same name, the first of types,
+methods, codec, sdk, transport wins (the other stays reachable through its module).
 """
 
 from .codec import ABSENT, Absent, DecodeError, JsonValue
@@ -35,6 +37,29 @@ from .methods import (
     decode_frame,
     decode_params,
     decode_result,
+)
+from .sdk import (
+    Client,
+    Server,
+    ServerConn,
+    SyncClient,
+    UnimplementedServer,
+    new_request_id,
+)
+from .transport import (
+    CODE_INTERNAL_ERROR,
+    CODE_INVALID_PARAMS,
+    CODE_METHOD_NOT_FOUND,
+    DEFAULT_MAX_LINE_BYTES,
+    Incoming,
+    LineTransport,
+    MethodNotFoundError,
+    Reader,
+    ResponseError,
+    TransportClosedError,
+    Writer,
+    start_command,
+    stdio_streams,
 )
 from .types import (
     AssistantChunkEvent,
@@ -73,6 +98,10 @@ from .types import (
 
 __all__ = [
     "ABSENT",
+    "CODE_INTERNAL_ERROR",
+    "CODE_INVALID_PARAMS",
+    "CODE_METHOD_NOT_FOUND",
+    "DEFAULT_MAX_LINE_BYTES",
     "METHODS",
     "NOTIFICATIONS",
     "REQUESTS",
@@ -82,28 +111,38 @@ __all__ = [
     "Absent",
     "AssistantChunkEvent",
     "AssistantChunkEventData",
+    "Client",
     "DecodeError",
     "EpochMillis",
     "ErrorFrame",
     "ErrorObject",
     "Frame",
     "FrameDecoder",
+    "Incoming",
     "JsonValue",
+    "LineTransport",
     "MethodInfo",
+    "MethodNotFoundError",
     "NotificationFrame",
+    "Reader",
     "RequestFrame",
+    "ResponseError",
     "ResultFrame",
     "Seq",
+    "Server",
+    "ServerConn",
     "SessionEvent",
     "SessionEventNotification",
     "SessionEventUnknown",
     "SessionPromptParams",
     "SessionPromptResult",
     "SessionStatusNotification",
+    "SyncClient",
     "TextBlock",
     "TextDeltaChunk",
     "ToolCallEvent",
     "ToolCallEventData",
+    "TransportClosedError",
     "TurnEndAborted",
     "TurnEndCancelCause",
     "TurnEndCompleted",
@@ -114,6 +153,8 @@ __all__ = [
     "TurnEndReasonUnknown",
     "TurnStartEvent",
     "TurnStartEventData",
+    "UnimplementedServer",
+    "Writer",
     "decode_EpochMillis",
     "decode_Seq",
     "decode_SessionEvent",
@@ -125,4 +166,7 @@ __all__ = [
     "encode_Seq",
     "encode_SessionEvent",
     "encode_TurnEndReason",
+    "new_request_id",
+    "start_command",
+    "stdio_streams",
 ]

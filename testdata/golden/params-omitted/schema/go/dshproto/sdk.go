@@ -29,8 +29,9 @@ type Client struct {
 }
 
 // ClientHandlers receive what the server sends to a Client. Notifications arrive one at a time, in
-// order; each request on a goroutine of its own. A notification whose params do not decode is
-// reported to ConnOptions.OnDropped; a request whose params do not decode is answered with -32603.
+// order; each request on a goroutine of its own. A notification whose params are missing (when
+// required) or do not decode is reported to ConnOptions.OnDropped; such a request is answered with
+// -32602 (CodeInvalidParams) naming the method and the JSON pointer.
 type ClientHandlers struct {
 	// OnNotification receives every notification no handler above takes (a method the method table
 	// does not list, or whose handler is nil) with its params as raw JSON (nil when absent);
@@ -67,8 +68,9 @@ func NewClient(r io.Reader, w io.Writer, h *ClientHandlers, opts *ConnOptions) *
 }
 
 // StartClient starts the server command cmd with its stdin and stdout as the connection (see
-// StartCommand) and returns a Client on it. Close closes the server's stdin and waits for it to
-// exit, killing it after 2 seconds.
+// StartCommand) and returns a Client on it. The server's stderr is this process's unless cmd.Stderr
+// is set (then it goes there). Close closes the server's stdin and waits for it to exit, killing it
+// after 2 seconds.
 func StartClient(cmd *exec.Cmd, h *ClientHandlers, opts *ConnOptions) (*Client, error) {
 	r, w, err := StartCommand(cmd, 2*time.Second)
 	if err != nil {
@@ -95,7 +97,7 @@ func (c *Client) Done() <-chan struct{} {
 
 // ItemsList sends the "items/list" request and returns its result.
 //
-// A nil params sends no params member.
+// A nil params sends no params member (the method's params are optional).
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
@@ -114,7 +116,7 @@ func (c *Client) ItemsList(ctx context.Context, params *ListParams) (*ListResult
 
 // Ping sends the "ping" request and returns its result.
 //
-// A nil params sends no params member.
+// A nil params sends no params member (the method's params are optional).
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
@@ -134,6 +136,8 @@ func (c *Client) Ping(ctx context.Context, params *PingRequestParams) (*PingResu
 // Ready sends the "ready" notification.
 //
 // It fails when the connection is closed or the write fails.
+//
+// A nil params sends no params member (the method's params are optional).
 func (c *Client) Ready(ctx context.Context, params *ReadyNotificationParams) error {
 	var p any
 	if params != nil {
@@ -145,6 +149,8 @@ func (c *Client) Ready(ctx context.Context, params *ReadyNotificationParams) err
 // Stop sends the "stop" notification.
 //
 // It fails when the connection is closed or the write fails.
+//
+// A nil params sends no params member (the method's params are optional).
 func (c *Client) Stop(ctx context.Context, params *StopNotificationParams) error {
 	var p any
 	if params != nil {
@@ -252,8 +258,10 @@ func NewServerConn(r io.Reader, w io.Writer, opts *ConnOptions) *ServerConn {
 	return &ServerConn{conn: NewConn(r, w, opts)}
 }
 
-// Serve serves srv until the connection closes. It returns nil at the client's end of input or
-// after Close, else the read error that closed it.
+// Serve serves srv until the connection closes. At the client's end of input it first answers every
+// request already read (each response written before it returns), then returns nil; it returns nil
+// after Close too, else the read error that closed it. A request whose params are missing (when
+// required) or do not decode is answered -32602 without calling srv.
 func (s *ServerConn) Serve(srv Server) error {
 	s.conn.Start(serverHandler(srv))
 	<-s.conn.Done()

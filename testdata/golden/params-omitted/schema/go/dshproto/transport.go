@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -30,6 +31,11 @@ const (
 	// CodeMethodNotFound answers a request no handler takes; the message is
 	// "method not found: " followed by the method.
 	CodeMethodNotFound = -32601
+	// CodeInvalidParams answers a request whose params are missing though
+	// the method requires them, or do not decode as the method's params
+	// type; the message is "invalid params of <method>: <pointer>: <what>",
+	// the pointer (RFC 6901) into the frame, e.g. "/params/title".
+	CodeInvalidParams = -32602
 	// CodeInternalError answers a request whose handler failed; the message
 	// is the handler's error text.
 	CodeInternalError = -32603
@@ -38,6 +44,15 @@ const (
 // ErrMethodNotFound is what a Handler returns for a method it does not
 // serve; the Conn answers it with CodeMethodNotFound.
 var ErrMethodNotFound = errors.New("method not found")
+
+// ErrParamsRequired is the error of a typed call or notification given nil
+// params for a method whose params are required; nothing is sent.
+var ErrParamsRequired = errors.New("params are required")
+
+// ErrInputEnded is the cause a Conn records at the peer's end of input; it
+// wraps io.EOF. Calls pending then, and calls begun after, fail with an
+// error wrapping ErrClosed and it: no response can arrive any more.
+var ErrInputEnded = fmt.Errorf("the peer closed its output: %w", io.EOF)
 
 // ErrClosed is the error of every call pending or begun after the Conn
 // closed. The error a call returns wraps ErrClosed and the cause (the
@@ -107,6 +122,8 @@ type Conn struct {
 	pending map[string]chan response
 	closed  bool
 	cause   error
+	ended   error          // set when input ended: calls fail at once, responses are still written
+	serving sync.WaitGroup // requests being handled
 
 	done     chan struct{}
 	inbox    chan *Incoming
@@ -147,12 +164,14 @@ func (c *Conn) Start(handler Handler) {
 	})
 }
 
-// Done is closed when the Conn has closed (end of input, read error or
-// Close).
+// Done is closed when the Conn has closed: after Close, or once input
+// ended (end of input or read error) and every request read before it has
+// been answered.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
-// Err returns why the Conn closed (nil while it is open): io.EOF at the
-// peer's end of input, the read error, or ErrClosed after Close.
+// Err returns why the Conn closed (nil while it is open): ErrInputEnded
+// (errors.Is(err, io.EOF) holds) at the peer's end of input, the read
+// error, or ErrClosed after Close.
 func (c *Conn) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -211,9 +230,9 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	}
 	ch := make(chan response, 1)
 	c.mu.Lock()
-	if c.closed {
+	if c.closed || c.ended != nil {
 		c.mu.Unlock()
-		return nil, closedError(c.cause)
+		return nil, closedError(c.causeLocked())
 	}
 	if _, dup := c.pending[key]; dup {
 		c.mu.Unlock()
@@ -237,6 +256,33 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	case <-ctx.Done():
 		c.forget(key)
 		return nil, ctx.Err()
+	}
+}
+
+// causeLocked is why calls fail now: the close cause, else the end of
+// input. c.mu is held.
+func (c *Conn) causeLocked() error {
+	if c.cause != nil {
+		return c.cause
+	}
+	return c.ended
+}
+
+// endInput records the end of input (cause): every pending call fails now
+// with an error wrapping ErrClosed and cause, as does every later one; the
+// Conn stays open for writing until the requests already read are
+// answered (see dispatch).
+func (c *Conn) endInput(cause error) {
+	c.mu.Lock()
+	if c.ended == nil {
+		c.ended = cause
+	}
+	pending := c.pending
+	c.pending = map[string]chan response{}
+	c.mu.Unlock()
+	err := closedError(cause)
+	for _, ch := range pending {
+		ch <- response{closed: err}
 	}
 }
 
@@ -346,8 +392,11 @@ func (c *Conn) read() {
 			if len(line) > 0 {
 				c.drop(line, errors.New("unterminated last line (input ended mid-frame)"))
 			}
-			c.shut(err)
-			close(c.inbox)
+			if err == io.EOF {
+				err = ErrInputEnded
+			}
+			c.endInput(err)
+			close(c.inbox) // dispatch answers what is queued, then shuts the Conn
 			return
 		}
 		if over {
@@ -428,8 +477,16 @@ func (c *Conn) resolve(line []byte, env envelope) {
 }
 
 // dispatch runs the handler: notifications in order, requests each on a
-// goroutine of its own.
+// goroutine of its own. Once input ended and everything read is handled and
+// answered, it shuts the Conn with the end of input as the cause.
 func (c *Conn) dispatch() {
+	defer func() {
+		c.serving.Wait()
+		c.mu.Lock()
+		cause := c.ended
+		c.mu.Unlock()
+		c.shut(cause)
+	}()
 	for in := range c.inbox {
 		if in.IsNotification() {
 			if c.handler == nil {
@@ -441,7 +498,11 @@ func (c *Conn) dispatch() {
 			}
 			continue
 		}
-		go c.serve(in)
+		c.serving.Add(1)
+		go func() {
+			defer c.serving.Done()
+			c.serve(in)
+		}()
 	}
 }
 
@@ -454,12 +515,15 @@ func (c *Conn) serve(in *Incoming) {
 	}
 	var f frame
 	var re *ResponseError
+	var pe *paramsError
 	switch {
 	case err == nil:
 		if result == nil {
 			result = struct{}{}
 		}
 		f = frameOf(in.ID, "", nil, result, nil)
+	case errors.As(err, &pe):
+		f = frameOf(in.ID, "", nil, nil, &ResponseError{Code: CodeInvalidParams, Message: pe.Error()})
 	case errors.Is(err, ErrMethodNotFound):
 		f = frameOf(in.ID, "", nil, nil, &ResponseError{Code: CodeMethodNotFound, Message: "method not found: " + in.Method})
 	case errors.As(err, &re):
@@ -533,20 +597,36 @@ func uuidString(u [16]byte) string {
 }
 
 // StartCommand starts cmd with its stdin and stdout as the JSON-RPC stream
-// (cmd.Stderr is left as it is) and returns the process's stdout to read
+// and returns the process's stdout to read
 // and its stdin to write. Closing the writer closes the stdin, waits for
 // the process to exit and kills it when it has not exited after grace; its
-// Close returns the process's exit error, if any.
+// Close returns the process's exit error, if any. The process's stderr is
+// this process's (inherited) when cmd.Stderr is nil; set cmd.Stderr to an
+// io.Writer to redirect it (io.Discard drops it).
 func StartCommand(cmd *exec.Cmd, grace time.Duration) (io.ReadCloser, io.WriteCloser, error) {
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
+	if cmd.Stdout != nil {
+		return nil, nil, errors.New("exec: Stdout already set")
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// An os.Pipe rather than cmd.StdoutPipe: Wait (run as soon as the
+	// process exits) closes a StdoutPipe, and the Conn would then read "file
+	// already closed" instead of the server's last lines and the end of input.
+	stdout, pw, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout = pw
+	err = cmd.Start()
+	_ = pw.Close() // the child holds its own copy
+	if err != nil {
+		_ = stdout.Close()
+		_ = stdin.Close()
 		return nil, nil, err
 	}
 	exited := make(chan error, 1)
@@ -579,19 +659,41 @@ func (p *commandStdin) Close() error {
 	return p.err
 }
 
+// paramsError is why a received frame's params were refused: a request
+// gets it as a CodeInvalidParams response, a notification's is reported to
+// ConnOptions.OnDropped. Pointer is into the frame ("/params" or below).
+type paramsError struct {
+	Method  string
+	Pointer string
+	Msg     string
+	cause   error // the *DecodeError, when the params did not decode
+}
+
+func (e *paramsError) Error() string {
+	return "invalid params of " + e.Method + ": " + e.Pointer + ": " + e.Msg
+}
+
+func (e *paramsError) Unwrap() error { return e.cause }
+
 // paramsOf decodes a received frame's params; absent params decode as the
-// zero value when the method's params are optional.
+// zero value when the method's params are optional. The error is a
+// *paramsError.
 func paramsOf[T any](in *Incoming, optional bool, d decoder[T]) (T, error) {
 	if in.Params == nil {
 		var zero T
 		if optional {
 			return zero, nil
 		}
-		return zero, fmt.Errorf("%s: params: missing", in.Method)
+		return zero, &paramsError{Method: in.Method, Pointer: "/params", Msg: "missing (the method requires params)"}
 	}
 	v, err := d(in.Params)
 	if err != nil {
-		return v, fmt.Errorf("%s: params: %w", in.Method, err)
+		pe := &paramsError{Method: in.Method, Pointer: "/params", Msg: err.Error(), cause: err}
+		var de *DecodeError
+		if errors.As(err, &de) {
+			pe.Pointer, pe.Msg = "/params"+de.Pointer, de.Msg
+		}
+		return v, pe
 	}
 	return v, nil
 }

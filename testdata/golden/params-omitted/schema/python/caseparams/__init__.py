@@ -10,9 +10,11 @@ whose params type requires nothing, a closed notification without a params membe
 
 Modules: ``types`` (one class or alias per schema type, each with
 ``from_json``/``to_json``), ``methods`` (method constants, the method catalogue and
-JSON-RPC frame helpers) and ``codec`` (JsonValue, ABSENT, DecodeError). Everything
-public is re-exported here; where two modules define the same name, types wins over
-methods, and methods over codec (the other stays reachable through its module).
+JSON-RPC frame helpers), ``codec`` (JsonValue, ABSENT, DecodeError), ``sdk`` (Client,
+SyncClient, Server, ServerConn, UnimplementedServer) and ``transport``
+(LineTransport, ResponseError, TransportClosedError). Everything public is
+re-exported here; where two modules define the same name, the first of types,
+methods, codec, sdk, transport wins (the other stays reachable through its module).
 """
 
 from .codec import ABSENT, Absent, DecodeError, JsonValue
@@ -35,6 +37,29 @@ from .methods import (
     decode_frame,
     decode_params,
     decode_result,
+)
+from .sdk import (
+    Client,
+    Server,
+    ServerConn,
+    SyncClient,
+    UnimplementedServer,
+    new_request_id,
+)
+from .transport import (
+    CODE_INTERNAL_ERROR,
+    CODE_INVALID_PARAMS,
+    CODE_METHOD_NOT_FOUND,
+    DEFAULT_MAX_LINE_BYTES,
+    Incoming,
+    LineTransport,
+    MethodNotFoundError,
+    Reader,
+    ResponseError,
+    TransportClosedError,
+    Writer,
+    start_command,
+    stdio_streams,
 )
 from .types import (
     ClientNotification,
@@ -59,6 +84,10 @@ from .types import (
 
 __all__ = [
     "ABSENT",
+    "CODE_INTERNAL_ERROR",
+    "CODE_INVALID_PARAMS",
+    "CODE_METHOD_NOT_FOUND",
+    "DEFAULT_MAX_LINE_BYTES",
     "ITEMS_LIST",
     "METHODS",
     "NOTIFICATIONS",
@@ -67,6 +96,7 @@ __all__ = [
     "REQUESTS",
     "STOP",
     "Absent",
+    "Client",
     "ClientNotification",
     "ClientNotificationUnknown",
     "ClientRequest",
@@ -76,21 +106,32 @@ __all__ = [
     "ErrorObject",
     "Frame",
     "FrameDecoder",
+    "Incoming",
     "JsonValue",
+    "LineTransport",
     "ListParams",
     "ListRequest",
     "ListResult",
     "MethodInfo",
+    "MethodNotFoundError",
     "NotificationFrame",
     "PingRequest",
     "PingRequestParams",
     "PingResult",
+    "Reader",
     "ReadyNotification",
     "ReadyNotificationParams",
     "RequestFrame",
+    "ResponseError",
     "ResultFrame",
+    "Server",
+    "ServerConn",
     "StopNotification",
     "StopNotificationParams",
+    "SyncClient",
+    "TransportClosedError",
+    "UnimplementedServer",
+    "Writer",
     "decode_ClientNotification",
     "decode_ClientRequest",
     "decode_frame",
@@ -98,4 +139,7 @@ __all__ = [
     "decode_result",
     "encode_ClientNotification",
     "encode_ClientRequest",
+    "new_request_id",
+    "start_command",
+    "stdio_streams",
 ]

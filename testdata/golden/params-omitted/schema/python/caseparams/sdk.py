@@ -15,7 +15,10 @@
 
 Error responses raise ``ResponseError`` (code, message, data); a closed
 transport raises ``TransportClosedError``; a result that does not decode
-raises ``DecodeError``.
+raises ``DecodeError``; None for params a method requires raises
+``TypeError`` before anything is sent. Received params that are missing
+(when required) or do not decode are answered -32602 (``CODE_INVALID_PARAMS``)
+naming the method and the JSON pointer, without calling the handler.
 """
 
 from __future__ import annotations
@@ -23,16 +26,20 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Protocol, TypeVar
+from typing import IO, Any, Protocol, TypeVar
 
 from . import methods as _m
 from . import types as _t
 from .codec import ABSENT, Absent, DecodeError, JsonValue, decode, encode_value
 from .transport import (
+    CODE_INVALID_PARAMS,
     DEFAULT_MAX_LINE_BYTES,
     Incoming,
     LineTransport,
     MethodNotFoundError,
+    Reader,
+    ResponseError,
+    Writer,
     start_command,
     stdio_streams,
 )
@@ -48,16 +55,29 @@ def new_request_id(n: int) -> str | int:
     return n
 
 
-def _params(incoming: Incoming, optional: bool) -> JsonValue:
-    if isinstance(incoming.params, Absent):
-        if optional:
-            return {}
-        raise DecodeError(f"{incoming.method}: params missing")
-    return incoming.params
+def _params(incoming: Incoming, optional: bool, decoder: Callable[[JsonValue], _R]) -> _R:
+    """Decode a received frame's params (absent optional params decode as
+    ``{}``); raises ResponseError(-32602, "invalid params of <method>:
+    <pointer>: <what>") when they are missing but required or do not decode."""
+    raw: JsonValue = {}
+    if not isinstance(incoming.params, Absent):
+        raw = incoming.params
+    elif not optional:
+        raise ResponseError(CODE_INVALID_PARAMS, f"invalid params of {incoming.method}: /params: missing (the method requires params)")
+    try:
+        return decode(decoder, raw)
+    except DecodeError as e:
+        raise ResponseError(CODE_INVALID_PARAMS, f"invalid params of {incoming.method}: /params{e.pointer}: {e.reason}") from e
 
 
-def _send(params: object | None) -> JsonValue | Absent:
-    return ABSENT if params is None else encode_value(params)
+def _send(method: str, params: object | None, optional: bool) -> JsonValue | Absent:
+    """The params member to send: ABSENT for None when the method's params
+    are optional; None for required params raises TypeError (nothing sent)."""
+    if params is None:
+        if not optional:
+            raise TypeError(f"{method}: params are required (None given); nothing was sent")
+        return ABSENT
+    return encode_value(params)
 
 
 class Client:
@@ -74,8 +94,8 @@ class Client:
     @classmethod
     def connect(
         cls,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: Reader,
+        writer: Writer,
         *,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         on_dropped: Callable[[bytes, str], None] | None = None,
@@ -89,12 +109,16 @@ class Client:
         *argv: str,
         env: dict[str, str] | None = None,
         cwd: str | None = None,
+        stderr: int | IO[Any] | None = None,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         on_dropped: Callable[[bytes, str], None] | None = None,
     ) -> Client:
         """Start the server command argv on stdio and return a client on it
-        (see LineTransport for the options); ``close`` ends the process."""
-        reader, writer, proc = await start_command(*argv, env=env, cwd=cwd)
+        (see LineTransport for the options); ``close`` ends the process. The
+        server's stderr is this process's unless ``stderr`` redirects it
+        (``asyncio.subprocess.DEVNULL``, a file object or descriptor; see
+        transport.start_command)."""
+        reader, writer, proc = await start_command(*argv, env=env, cwd=cwd, stderr=stderr)
         c = cls(LineTransport(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped, new_id=new_request_id))
         c._process = proc
         return c
@@ -137,7 +161,7 @@ class Client:
 
         Schema: #/$defs/ListRequest.
         """
-        raw = await self.transport.request(_m.ITEMS_LIST, _send(params), timeout=timeout)
+        raw = await self.transport.request(_m.ITEMS_LIST, _send(_m.ITEMS_LIST, params, True), timeout=timeout)
         return decode(_t.ListResult.from_json, raw)
 
     async def ping(self, params: _t.PingRequestParams | None = None, *, timeout: float | None = None) -> _t.PingResult:
@@ -147,7 +171,7 @@ class Client:
 
         Schema: #/$defs/PingRequest.
         """
-        raw = await self.transport.request(_m.PING, _send(params), timeout=timeout)
+        raw = await self.transport.request(_m.PING, _send(_m.PING, params, True), timeout=timeout)
         return decode(_t.PingResult.from_json, raw)
 
     async def ready(self, params: _t.ReadyNotificationParams | None = None) -> None:
@@ -155,14 +179,14 @@ class Client:
 
         Schema: #/$defs/ReadyNotification.
         """
-        await self.transport.notify(_m.READY, _send(params))
+        await self.transport.notify(_m.READY, _send(_m.READY, params, True))
 
     async def stop(self, params: _t.StopNotificationParams | None = None) -> None:
         """Send the "stop" notification.
 
         Schema: #/$defs/StopNotification.
         """
-        await self.transport.notify(_m.STOP, _send(params))
+        await self.transport.notify(_m.STOP, _send(_m.STOP, params, True))
 
 
 class SyncClient:
@@ -182,6 +206,7 @@ class SyncClient:
         *argv: str,
         env: dict[str, str] | None = None,
         cwd: str | None = None,
+        stderr: int | IO[Any] | None = None,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         on_dropped: Callable[[bytes, str], None] | None = None,
     ) -> SyncClient:
@@ -190,7 +215,7 @@ class SyncClient:
         loop = asyncio.new_event_loop()
         thread = threading.Thread(target=loop.run_forever, name="dshgen-sync-client", daemon=True)
         thread.start()
-        spawn = Client.spawn(*argv, env=env, cwd=cwd, max_line_bytes=max_line_bytes, on_dropped=on_dropped)
+        spawn = Client.spawn(*argv, env=env, cwd=cwd, stderr=stderr, max_line_bytes=max_line_bytes, on_dropped=on_dropped)
         client = asyncio.run_coroutine_threadsafe(spawn, loop).result()
         return cls(client, loop, thread)
 
@@ -289,8 +314,8 @@ class ServerConn:
     @classmethod
     def connect(
         cls,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: Reader,
+        writer: Writer,
         *,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         on_dropped: Callable[[bytes, str], None] | None = None,
@@ -313,19 +338,21 @@ class ServerConn:
         return cls.connect(reader, writer, max_line_bytes=max_line_bytes, on_dropped=on_dropped)
 
     async def serve(self, server: Server) -> None:
-        """Serve server until the connection closes."""
+        """Serve server until the connection closes. At the client's end of
+        input it first answers every request already read (the responses
+        written and flushed), then returns."""
 
         async def handle(incoming: Incoming) -> JsonValue:
             method = incoming.method
             if method == _m.ITEMS_LIST and not incoming.is_notification:
-                return encode_value(await server.items_list(decode(_t.ListParams.from_json, _params(incoming, True))))
+                return encode_value(await server.items_list(_params(incoming, True, _t.ListParams.from_json)))
             if method == _m.PING and not incoming.is_notification:
-                return encode_value(await server.ping(decode(_t.PingRequestParams.from_json, _params(incoming, True))))
+                return encode_value(await server.ping(_params(incoming, True, _t.PingRequestParams.from_json)))
             if method == _m.READY and incoming.is_notification:
-                await server.ready(decode(_t.ReadyNotificationParams.from_json, _params(incoming, True)))
+                await server.ready(_params(incoming, True, _t.ReadyNotificationParams.from_json))
                 return None
             if method == _m.STOP and incoming.is_notification:
-                await server.stop(decode(_t.StopNotificationParams.from_json, _params(incoming, True)))
+                await server.stop(_params(incoming, True, _t.StopNotificationParams.from_json))
                 return None
             if incoming.is_notification:
                 raise LookupError(f"no handler for notification {method}")

@@ -254,10 +254,14 @@ export function isErrorResponse(value: unknown): value is ErrorFrame {
 /** A JSON type, as the result checks name them. */
 type JsonType = "string" | "number" | "boolean" | "object" | "array" | "null";
 
-/** The JSON types of a value and of its required members (an empty list: any JSON). */
+/**
+ * The JSON types of a value and of its required members (an empty list: any
+ * JSON); for params, of its optional members too.
+ */
 interface Shape {
   readonly type: readonly JsonType[];
   readonly required: readonly (readonly [member: string, types: readonly JsonType[]])[];
+  readonly optional?: readonly (readonly [member: string, types: readonly JsonType[]])[];
 }
 
 /** The top-level shape of every request method's result type. */
@@ -278,6 +282,77 @@ function jsonType(value: unknown): JsonType {
 
 function fits(value: unknown, types: readonly JsonType[]): boolean {
   return types.length === 0 || types.includes(jsonType(value));
+}
+
+/** The top-level shape of every method's params type, optional members included. */
+const paramsShapes: { readonly [M in KnownMethod]: Shape } = {
+  ["items/list"]: { type: ["object"], required: [], optional: [["cursor", ["string"]]] },
+  ["ping"]: { type: ["object"], required: [], optional: [] },
+  ["ready"]: { type: ["object"], required: [], optional: [] },
+  ["stop"]: { type: ["object"], required: [], optional: [] },
+};
+
+/**
+ * What is wrong with a frame's params: where (a JSON pointer into the frame,
+ * e.g. `/params/title`) and what.
+ */
+export interface ParamsProblem {
+  readonly pointer: string;
+  readonly reason: string;
+}
+
+function pointerToken(member: string): string {
+  return member.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+function mismatch(pointer: string, value: unknown, types: readonly JsonType[]): ParamsProblem | undefined {
+  return fits(value, types) ? undefined : { pointer, reason: `expected ${types.join(" or ")}, got ${jsonType(value)}` };
+}
+
+/**
+ * Checks the params of a frame of a known method (undefined: the frame has
+ * none) against the top-level shape of the method's params type: absent
+ * params unless the method's params are optional, the JSON type of the
+ * params, of each required member (which must be there) and of each
+ * optional member present. Returns the first problem, or undefined when
+ * they fit. Deeper members, integers, string formats and enum values are not
+ * checked (the TypeScript bindings have no runtime decoders): a handler gets
+ * such params as they are. The servers and clients of this package answer a
+ * request whose params have a problem with -32602.
+ */
+export function paramsProblem(method: KnownMethod, params: unknown): ParamsProblem | undefined {
+  if (params === undefined) {
+    return methodInfo[method]?.paramsOptional === true ? undefined : { pointer: "/params", reason: "missing (the method requires params)" };
+  }
+  const shape: Shape = paramsShapes[method];
+  const problem = mismatch("/params", params, shape.type);
+  if (problem !== undefined || !isObject(params)) {
+    return problem;
+  }
+  for (const [member, types] of shape.required) {
+    const at = "/params/" + pointerToken(member);
+    if (!Object.prototype.hasOwnProperty.call(params, member)) {
+      return { pointer: at, reason: `required member ${JSON.stringify(member)} missing` };
+    }
+    const wrong = mismatch(at, params[member], types);
+    if (wrong !== undefined) {
+      return wrong;
+    }
+  }
+  for (const [member, types] of shape.optional ?? []) {
+    if (Object.prototype.hasOwnProperty.call(params, member)) {
+      const wrong = mismatch("/params/" + pointerToken(member), params[member], types);
+      if (wrong !== undefined) {
+        return wrong;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The message of a -32602 response to a request of method whose params have problem. */
+export function invalidParamsMessage(method: string, problem: ParamsProblem): string {
+  return `invalid params of ${method}: ${problem.pointer}: ${problem.reason}`;
 }
 
 /**

@@ -29,8 +29,9 @@ type Client struct {
 }
 
 // ClientHandlers receive what the server sends to a Client. Notifications arrive one at a time, in
-// order; each request on a goroutine of its own. A notification whose params do not decode is
-// reported to ConnOptions.OnDropped; a request whose params do not decode is answered with -32603.
+// order; each request on a goroutine of its own. A notification whose params are missing (when
+// required) or do not decode is reported to ConnOptions.OnDropped; such a request is answered with
+// -32602 (CodeInvalidParams) naming the method and the JSON pointer.
 type ClientHandlers struct {
 	// OnNotificationsProgress receives the "notifications/progress" notifications.
 	//
@@ -95,8 +96,9 @@ func NewClient(r io.Reader, w io.Writer, h *ClientHandlers, opts *ConnOptions) *
 }
 
 // StartClient starts the server command cmd with its stdin and stdout as the connection (see
-// StartCommand) and returns a Client on it. Close closes the server's stdin and waits for it to
-// exit, killing it after 2 seconds.
+// StartCommand) and returns a Client on it. The server's stderr is this process's unless cmd.Stderr
+// is set (then it goes there). Close closes the server's stdin and waits for it to exit, killing it
+// after 2 seconds.
 func StartClient(cmd *exec.Cmd, h *ClientHandlers, opts *ConnOptions) (*Client, error) {
 	r, w, err := StartCommand(cmd, 2*time.Second)
 	if err != nil {
@@ -125,17 +127,17 @@ func (c *Client) Done() <-chan struct{} {
 //
 // Run a tool on the server.
 //
-// A nil params sends no params member.
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
 // *DecodeError when the result does not decode as CallResult.
 func (c *Client) ToolsCall(ctx context.Context, params *CallParams) (*CallResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return nil, fmt.Errorf("%s: %w", MethodToolsCall, ErrParamsRequired)
 	}
-	raw, err := c.conn.Call(ctx, MethodToolsCall, p)
+	raw, err := c.conn.Call(ctx, MethodToolsCall, params)
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +149,8 @@ func (c *Client) ToolsCall(ctx context.Context, params *CallParams) (*CallResult
 // The client is ready.
 //
 // It fails when the connection is closed or the write fails.
+//
+// A nil params sends no params member (the method's params are optional).
 func (c *Client) NotificationsInitialized(ctx context.Context, params *Empty) error {
 	var p any
 	if params != nil {
@@ -229,8 +233,10 @@ func NewServerConn(r io.Reader, w io.Writer, opts *ConnOptions) *ServerConn {
 	return &ServerConn{conn: NewConn(r, w, opts)}
 }
 
-// Serve serves srv until the connection closes. It returns nil at the client's end of input or
-// after Close, else the read error that closed it.
+// Serve serves srv until the connection closes. At the client's end of input it first answers every
+// request already read (each response written before it returns), then returns nil; it returns nil
+// after Close too, else the read error that closed it. A request whose params are missing (when
+// required) or do not decode is answered -32602 without calling srv.
 func (s *ServerConn) Serve(srv Server) error {
 	s.conn.Start(serverHandler(srv))
 	<-s.conn.Done()
@@ -260,17 +266,17 @@ func (s *ServerConn) Done() <-chan struct{} {
 //
 // The server asks the client's model for a message.
 //
-// A nil params sends no params member.
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 //
 // Errors: a *ResponseError for an error response (code, message, data), ctx.Err() when ctx ends
 // first, an error wrapping ErrClosed when the connection closes first, an error wrapping a
 // *DecodeError when the result does not decode as SampleResult.
 func (s *ServerConn) SamplingCreateMessage(ctx context.Context, params *SampleParams) (*SampleResult, error) {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return nil, fmt.Errorf("%s: %w", MethodSamplingCreateMessage, ErrParamsRequired)
 	}
-	raw, err := s.conn.Call(ctx, MethodSamplingCreateMessage, p)
+	raw, err := s.conn.Call(ctx, MethodSamplingCreateMessage, params)
 	if err != nil {
 		return nil, err
 	}
@@ -282,10 +288,12 @@ func (s *ServerConn) SamplingCreateMessage(ctx context.Context, params *SamplePa
 // Progress of a running request.
 //
 // It fails when the connection is closed or the write fails.
+//
+// The method requires params: a nil params sends nothing and returns an error wrapping
+// ErrParamsRequired.
 func (s *ServerConn) NotificationsProgress(ctx context.Context, params *Progress) error {
-	var p any
-	if params != nil {
-		p = params
+	if params == nil {
+		return fmt.Errorf("%s: %w", MethodNotificationsProgress, ErrParamsRequired)
 	}
-	return s.conn.Notify(ctx, MethodNotificationsProgress, p)
+	return s.conn.Notify(ctx, MethodNotificationsProgress, params)
 }

@@ -9,9 +9,11 @@ Requests and notifications in both directions, for the generated clients and ser
 
 Modules: ``types`` (one class or alias per schema type, each with
 ``from_json``/``to_json``), ``methods`` (method constants, the method catalogue and
-JSON-RPC frame helpers) and ``codec`` (JsonValue, ABSENT, DecodeError). Everything
-public is re-exported here; where two modules define the same name, types wins over
-methods, and methods over codec (the other stays reachable through its module).
+JSON-RPC frame helpers), ``codec`` (JsonValue, ABSENT, DecodeError), ``sdk`` (Client,
+SyncClient, Server, ServerConn, UnimplementedServer) and ``transport``
+(LineTransport, ResponseError, TransportClosedError). Everything public is
+re-exported here; where two modules define the same name, the first of types,
+methods, codec, sdk, transport wins (the other stays reachable through its module).
 """
 
 from .codec import ABSENT, Absent, DecodeError, JsonValue
@@ -35,10 +37,37 @@ from .methods import (
     decode_params,
     decode_result,
 )
+from .sdk import (
+    Client,
+    Server,
+    ServerConn,
+    SyncClient,
+    UnimplementedServer,
+    new_request_id,
+)
+from .transport import (
+    CODE_INTERNAL_ERROR,
+    CODE_INVALID_PARAMS,
+    CODE_METHOD_NOT_FOUND,
+    DEFAULT_MAX_LINE_BYTES,
+    Incoming,
+    LineTransport,
+    MethodNotFoundError,
+    Reader,
+    ResponseError,
+    TransportClosedError,
+    Writer,
+    start_command,
+    stdio_streams,
+)
 from .types import CallParams, CallResult, Empty, Progress, SampleParams, SampleResult
 
 __all__ = [
     "ABSENT",
+    "CODE_INTERNAL_ERROR",
+    "CODE_INVALID_PARAMS",
+    "CODE_METHOD_NOT_FOUND",
+    "DEFAULT_MAX_LINE_BYTES",
     "METHODS",
     "NOTIFICATIONS",
     "NOTIFICATIONS_INITIALIZED",
@@ -49,21 +78,36 @@ __all__ = [
     "Absent",
     "CallParams",
     "CallResult",
+    "Client",
     "DecodeError",
     "Empty",
     "ErrorFrame",
     "ErrorObject",
     "Frame",
     "FrameDecoder",
+    "Incoming",
     "JsonValue",
+    "LineTransport",
     "MethodInfo",
+    "MethodNotFoundError",
     "NotificationFrame",
     "Progress",
+    "Reader",
     "RequestFrame",
+    "ResponseError",
     "ResultFrame",
     "SampleParams",
     "SampleResult",
+    "Server",
+    "ServerConn",
+    "SyncClient",
+    "TransportClosedError",
+    "UnimplementedServer",
+    "Writer",
     "decode_frame",
     "decode_params",
     "decode_result",
+    "new_request_id",
+    "start_command",
+    "stdio_streams",
 ]

@@ -10,9 +10,11 @@ pattern) and member types.
 
 Modules: ``types`` (one class or alias per schema type, each with
 ``from_json``/``to_json``), ``methods`` (method constants, the method catalogue and
-JSON-RPC frame helpers) and ``codec`` (JsonValue, ABSENT, DecodeError). Everything
-public is re-exported here; where two modules define the same name, types wins over
-methods, and methods over codec (the other stays reachable through its module).
+JSON-RPC frame helpers), ``codec`` (JsonValue, ABSENT, DecodeError), ``sdk`` (Client,
+SyncClient, Server, ServerConn, UnimplementedServer) and ``transport``
+(LineTransport, ResponseError, TransportClosedError). Everything public is
+re-exported here; where two modules define the same name, the first of types,
+methods, codec, sdk, transport wins (the other stays reachable through its module).
 """
 
 from .codec import ABSENT, Absent, DecodeError, JsonValue
@@ -32,10 +34,29 @@ from .methods import (
     decode_params,
     decode_result,
 )
+from .transport import (
+    CODE_INTERNAL_ERROR,
+    CODE_INVALID_PARAMS,
+    CODE_METHOD_NOT_FOUND,
+    DEFAULT_MAX_LINE_BYTES,
+    Incoming,
+    LineTransport,
+    MethodNotFoundError,
+    Reader,
+    ResponseError,
+    TransportClosedError,
+    Writer,
+    start_command,
+    stdio_streams,
+)
 from .types import Large, Reading, Small, decode_Reading, encode_Reading
 
 __all__ = [
     "ABSENT",
+    "CODE_INTERNAL_ERROR",
+    "CODE_INVALID_PARAMS",
+    "CODE_METHOD_NOT_FOUND",
+    "DEFAULT_MAX_LINE_BYTES",
     "METHODS",
     "NOTIFICATIONS",
     "REQUESTS",
@@ -45,17 +66,26 @@ __all__ = [
     "ErrorObject",
     "Frame",
     "FrameDecoder",
+    "Incoming",
     "JsonValue",
     "Large",
+    "LineTransport",
     "MethodInfo",
+    "MethodNotFoundError",
     "NotificationFrame",
+    "Reader",
     "Reading",
     "RequestFrame",
+    "ResponseError",
     "ResultFrame",
     "Small",
+    "TransportClosedError",
+    "Writer",
     "decode_Reading",
     "decode_frame",
     "decode_params",
     "decode_result",
     "encode_Reading",
+    "start_command",
+    "stdio_streams",
 ]

@@ -12,9 +12,11 @@ and by shape, recursion, and a method table with optional params.
 
 Modules: ``types`` (one class or alias per schema type, each with
 ``from_json``/``to_json``), ``methods`` (method constants, the method catalogue and
-JSON-RPC frame helpers) and ``codec`` (JsonValue, ABSENT, DecodeError). Everything
-public is re-exported here; where two modules define the same name, types wins over
-methods, and methods over codec (the other stays reachable through its module).
+JSON-RPC frame helpers), ``codec`` (JsonValue, ABSENT, DecodeError), ``sdk`` (Client,
+SyncClient, Server, ServerConn, UnimplementedServer) and ``transport``
+(LineTransport, ResponseError, TransportClosedError). Everything public is
+re-exported here; where two modules define the same name, the first of types,
+methods, codec, sdk, transport wins (the other stays reachable through its module).
 """
 
 from .codec import ABSENT, Absent, DecodeError
@@ -36,6 +38,29 @@ from .methods import (
     decode_frame,
     decode_params,
     decode_result,
+)
+from .sdk import (
+    Client,
+    Server,
+    ServerConn,
+    SyncClient,
+    UnimplementedServer,
+    new_request_id,
+)
+from .transport import (
+    CODE_INTERNAL_ERROR,
+    CODE_INVALID_PARAMS,
+    CODE_METHOD_NOT_FOUND,
+    DEFAULT_MAX_LINE_BYTES,
+    Incoming,
+    LineTransport,
+    MethodNotFoundError,
+    Reader,
+    ResponseError,
+    TransportClosedError,
+    Writer,
+    start_command,
+    stdio_streams,
 )
 from .types import (
     A,
@@ -89,6 +114,10 @@ from .types import (
 
 __all__ = [
     "ABSENT",
+    "CODE_INTERNAL_ERROR",
+    "CODE_INVALID_PARAMS",
+    "CODE_METHOD_NOT_FOUND",
+    "DEFAULT_MAX_LINE_BYTES",
     "METHODS",
     "NOTIFICATIONS",
     "PING",
@@ -100,6 +129,7 @@ __all__ = [
     "B",
     "ByShape",
     "Change",
+    "Client",
     "Closed",
     "Closedness",
     "ClosednessUnknown",
@@ -116,20 +146,31 @@ __all__ = [
     "Id",
     "IdInteger",
     "IdString",
+    "Incoming",
     "JsonValue",
     "Labels",
     "Level",
+    "LineTransport",
     "MethodInfo",
+    "MethodNotFoundError",
     "NotificationFrame",
     "Op",
     "OpAppend",
+    "Reader",
     "Removed",
     "Replace",
     "RequestFrame",
+    "ResponseError",
     "ResultFrame",
+    "Server",
+    "ServerConn",
     "StringMap",
+    "SyncClient",
     "Thing",
+    "TransportClosedError",
+    "UnimplementedServer",
     "UnknownChange",
+    "Writer",
     "decode_ByShape",
     "decode_Change",
     "decode_Closedness",
@@ -155,4 +196,7 @@ __all__ = [
     "encode_Op",
     "encode_OpAppend",
     "encode_StringMap",
+    "new_request_id",
+    "start_command",
+    "stdio_streams",
 ]
