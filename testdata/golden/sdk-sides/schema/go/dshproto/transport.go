@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -533,20 +534,36 @@ func uuidString(u [16]byte) string {
 }
 
 // StartCommand starts cmd with its stdin and stdout as the JSON-RPC stream
-// (cmd.Stderr is left as it is) and returns the process's stdout to read
-// and its stdin to write. Closing the writer closes the stdin, waits for
-// the process to exit and kills it when it has not exited after grace; its
-// Close returns the process's exit error, if any.
+// (cmd.Stderr is left as it is; cmd.Stdin and cmd.Stdout must be nil) and
+// returns the process's stdout to read and its stdin to write. The reader
+// yields everything the process wrote, then io.EOF once every holder of the
+// pipe's write end (the process and any child it left running) has closed
+// it, whether or not the process has been waited for; closing it is the
+// caller's (a Conn closes it). Closing the writer closes the stdin, waits
+// for the process to exit and kills it when it has not exited after grace;
+// its Close returns the process's exit error, if any.
 func StartCommand(cmd *exec.Cmd, grace time.Duration) (io.ReadCloser, io.WriteCloser, error) {
+	if cmd.Stdout != nil {
+		return nil, nil, errors.New("exec: Stdout already set")
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Not cmd.StdoutPipe: Wait closes that pipe's read end as soon as the
+	// process exits, and a line the process wrote just before exiting would
+	// then be lost unread (the read fails with os.ErrClosed). A pipe of our
+	// own is closed only by the reader.
+	stdout, childOut, err := os.Pipe()
 	if err != nil {
+		_ = stdin.Close()
 		return nil, nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout = childOut
+	err = cmd.Start()
+	_ = childOut.Close() // the process holds its own copy
+	if err != nil {
+		_ = stdout.Close()
 		return nil, nil, err
 	}
 	exited := make(chan error, 1)
