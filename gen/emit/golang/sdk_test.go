@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -364,4 +365,24 @@ func TestTransportBadPeers(t *testing.T) {
 			t.Errorf("silent peer: %v", err)
 		}
 	})
+}
+
+// A server that writes and exits at once: what it wrote is still read
+// after the process has been waited for (StartCommand's writer Close waits
+// for it), the unterminated last line is reported, and the end of input is
+// io.EOF, never a closed file.
+func TestStartCommandReadsAfterExit(t *testing.T) {
+	const out = "not json\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{"
+	r, w, err := dshproto.StartCommand(exec.Command("sh", "-c", `printf '%s' "$0"`, out), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatalf("server exit: %v", err)
+	}
+	got, err := io.ReadAll(r)
+	if err != nil || string(got) != out {
+		t.Fatalf("read %q (%v) after the server exited, want %q", got, err, out)
+	}
+	r.Close()
 }

@@ -597,12 +597,16 @@ func uuidString(u [16]byte) string {
 }
 
 // StartCommand starts cmd with its stdin and stdout as the JSON-RPC stream
-// and returns the process's stdout to read
-// and its stdin to write. Closing the writer closes the stdin, waits for
-// the process to exit and kills it when it has not exited after grace; its
-// Close returns the process's exit error, if any. The process's stderr is
-// this process's (inherited) when cmd.Stderr is nil; set cmd.Stderr to an
-// io.Writer to redirect it (io.Discard drops it).
+// (cmd.Stdin and cmd.Stdout must be nil) and returns the process's stdout
+// to read and its stdin to write. The reader yields everything the process
+// wrote, then io.EOF once every holder of the pipe's write end (the process
+// and any child it left running) has closed it, whether or not the process
+// has been waited for; closing it is the caller's (a Conn closes it).
+// Closing the writer closes the stdin, waits for the process to exit and
+// kills it when it has not exited after grace; its Close returns the
+// process's exit error, if any. The process's stderr is this process's
+// (inherited) when cmd.Stderr is nil; set cmd.Stderr to an io.Writer to
+// redirect it (io.Discard drops it).
 func StartCommand(cmd *exec.Cmd, grace time.Duration) (io.ReadCloser, io.WriteCloser, error) {
 	if cmd.Stderr == nil {
 		cmd.Stderr = os.Stderr
@@ -614,16 +618,18 @@ func StartCommand(cmd *exec.Cmd, grace time.Duration) (io.ReadCloser, io.WriteCl
 	if err != nil {
 		return nil, nil, err
 	}
-	// An os.Pipe rather than cmd.StdoutPipe: Wait (run as soon as the
-	// process exits) closes a StdoutPipe, and the Conn would then read "file
-	// already closed" instead of the server's last lines and the end of input.
-	stdout, pw, err := os.Pipe()
+	// Not cmd.StdoutPipe: Wait closes that pipe's read end as soon as the
+	// process exits, and a line the process wrote just before exiting would
+	// then be lost unread (the read fails with os.ErrClosed). A pipe of our
+	// own is closed only by the reader.
+	stdout, childOut, err := os.Pipe()
 	if err != nil {
+		_ = stdin.Close()
 		return nil, nil, err
 	}
-	cmd.Stdout = pw
+	cmd.Stdout = childOut
 	err = cmd.Start()
-	_ = pw.Close() // the child holds its own copy
+	_ = childOut.Close() // the process holds its own copy
 	if err != nil {
 		_ = stdout.Close()
 		_ = stdin.Close()
