@@ -332,12 +332,11 @@ func (s *Stream) prepWith(p *prepared, dir ir.Direction, l *frame.Line, plan boo
 		c.add(RuleFrameBlank, "", "", "blank line (receivers skip it; no writer emits one)")
 		return
 	}
-	data := l.Bytes
+	data, lineBOM := frameBytes(l)
 	if l.BOM {
 		c.add(RuleFrameBOM, "", "", "byte order mark (EF BB BF) before the frame: the TS runtime ignores it, Python's json.loads rejects it")
-	} else if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+	} else if lineBOM {
 		c.add(RuleFrameBOM, "", "", "byte order mark (EF BB BF) at the start of the line, not of the stream: the TS runtime ignores it, Python's json.loads rejects it")
-		data = data[3:]
 	}
 	p.crlf = l.CR
 	if !l.LF {
@@ -415,6 +414,16 @@ func (s *Stream) prepWith(p *prepared, dir ir.Direction, l *frame.Line, plan boo
 			}
 		}
 	}
+}
+
+// frameBytes returns the frame of the (non-blank) line l: its bytes
+// without a byte order mark at the start of the line (the reader already
+// took off the stream's own, l.BOM); lineBOM says one was taken off here.
+func frameBytes(l *frame.Line) (data []byte, lineBOM bool) {
+	if !l.BOM && bytes.HasPrefix(l.Bytes, []byte("\xef\xbb\xbf")) {
+		return l.Bytes[3:], true
+	}
+	return l.Bytes, false
 }
 
 // commit runs the checks that depend on the frames before: it must see the
