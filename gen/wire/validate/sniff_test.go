@@ -19,14 +19,15 @@ func threeWays(t testing.TB) map[string]*Validator {
 	return map[string]*Validator{"quick": quick, "plan off": planOff, "library": library}
 }
 
-// sameThreeWays validates data (NDJSON, --direction auto, one worker) with
-// each of threeWays and fails unless the three Results are equal; it
-// returns the quick path's.
-func sameThreeWays(t *testing.T, vs map[string]*Validator, data []byte) Result {
+// sameThreeWays validates data (NDJSON as in says, one worker) with each
+// of threeWays and fails unless the three Results are equal; it returns
+// the quick path's.
+func sameThreeWays(t *testing.T, vs map[string]*Validator, data []byte, in Input) Result {
 	t.Helper()
+	in.Name, in.Workers = "in", 1
 	var want Result
 	for _, name := range []string{"quick", "plan off", "library"} {
-		got, err := vs[name].ValidateReader(bytes.NewReader(data), Input{Name: "in", Workers: 1})
+		got, err := vs[name].ValidateReader(bytes.NewReader(data), in)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -85,7 +86,7 @@ func TestAutoDirectionSniff(t *testing.T) {
 			"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"shutdown\"}\n{\"jsonrpc\":\"2.0\",\"id\":\"\xfe\",\"method\":\"shutdown\"}\n", false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := sameThreeWays(t, vs, []byte(tc.in))
+			res := sameThreeWays(t, vs, []byte(tc.in), Input{})
 			if res.Mixed != tc.mixed {
 				t.Errorf("mixed %v, want %v:\n%s", res.Mixed, tc.mixed, dumpFindings(res.Findings))
 			}
@@ -99,5 +100,42 @@ func TestAutoDirectionSniff(t *testing.T) {
 			}
 			t.Errorf("no %s finding on line 2:\n%s", tc.rule, dumpFindings(res.Findings))
 		})
+	}
+}
+
+// TestIDPairsByValue: a numeric id is the number's value, not its
+// spelling. 1.0, 1e0 and 10E-1 are the integer 1 (JSON Schema's integer;
+// one number to JSON.parse and to Python's json, so the peers pair them),
+// -0 is 0, 1e400 and 10e399 are one (beyond maxKeyBytes zeros, kept
+// short), 1.5 and 15e-1 one (not a JsonRpcId: envelope.id). Each
+// response pairs with its request (no response.unknown-id, no
+// request.unanswered); a request reusing an in-flight id spelled
+// differently is a request.duplicate-id. The same the three ways, mixed
+// file and --direction auto (the sniff pairs the same way).
+func TestIDPairsByValue(t *testing.T) {
+	vs := threeWays(t)
+	pairs := [][2]string{{"1", "1.0"}, {"2e0", "2"}, {"30E-1", "3"}, {"0", "-0"}, {"-0", "0.0e5"}, {"-7", "-70e-1"},
+		{"1e400", "10e399"}, {"123456789012345678901234567890", "1.2345678901234567890123456789e29"}, {"1.5", "15e-1"}}
+	for _, in := range []Input{{Both: true}, {}} {
+		for _, p := range pairs {
+			data := `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"0.0.1","cwd":"/","provider":"p","model":"m"}}` + "\n" +
+				`{"jsonrpc":"2.0","id":` + p[0] + `,"method":"shutdown"}` + "\n" +
+				`{"jsonrpc":"2.0","id":` + p[1] + `,"result":{}}` + "\n"
+			res := sameThreeWays(t, vs, []byte(data), in)
+			for _, f := range res.Findings {
+				if f.Line == 3 && f.Rule != RuleEnvID || f.Rule == RuleRequestUnanswered && f.Line == 2 {
+					t.Errorf("%+v, ids %s and %s: %s", in, p[0], p[1], TextLine(&f))
+				}
+			}
+			dup := `{"jsonrpc":"2.0","id":` + p[0] + `,"method":"shutdown"}` + "\n" + `{"jsonrpc":"2.0","id":` + p[1] + `,"method":"shutdown"}` + "\n"
+			res = sameThreeWays(t, vs, []byte(dup), Input{Both: true})
+			found := false
+			for _, f := range res.Findings {
+				found = found || f.Line == 2 && f.Rule == RuleRequestDuplicate
+			}
+			if !found {
+				t.Errorf("requests with ids %s and %s in flight together: no %s:\n%s", p[0], p[1], RuleRequestDuplicate, dumpFindings(res.Findings))
+			}
+		}
 	}
 }

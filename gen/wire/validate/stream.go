@@ -632,7 +632,11 @@ func idKey(idv any) string {
 	case string:
 		k = "s" + x
 	case json.Number:
-		k = "n" + x.String()
+		if t := x.String(); plainInt(t) && t != "-0" {
+			k = "n" + t
+		} else {
+			k = string(appendNumKey([]byte{'n'}, t))
+		}
 	default:
 		k = "?" + jsonText(idv)
 	}
