@@ -191,11 +191,15 @@ func (v *Validator) looksMixed(head []frame.Line) bool {
 	reqIDs := map[string]bool{}
 	var buf []byte
 	for i := range head {
-		// The id's key and the method, from the bytes when the frame is
-		// plain (scanEnv), else decoded.
+		// The id's key and the method, as the stream reads them (prep):
+		// from the bytes when the frame is plain (scanEnv) and they are
+		// valid UTF-8, else decoded (invalid bytes become U+FFFD there, so
+		// a request whose id holds them pairs with its error response).
+		// With the byte plan off, always decoded (FuzzQuick compares).
+		data, _ := frameBytes(&head[i])
 		var key, name string
 		var hasID, hasM bool
-		if e, ok := scanEnv(head[i].Bytes); ok {
+		if e, ok := scanEnv(data); ok && !v.noPlan && utf8.Valid(e.id) && utf8.Valid(e.method) {
 			if hasID = e.id != nil; hasID {
 				buf = appendRawIDKey(buf[:0], e.id)
 				key = view(buf)
@@ -204,7 +208,7 @@ func (v *Validator) looksMixed(head []frame.Line) bool {
 				name = view(e.method[1 : len(e.method)-1])
 			}
 		} else {
-			val, ok := fastDecode(head[i].Bytes)
+			val, ok := fastDecode(data)
 			obj, isObj := val.(map[string]any)
 			if !ok || !isObj {
 				continue

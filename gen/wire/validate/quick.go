@@ -12,6 +12,8 @@ package validate
 // frames about which there is nothing to report before commit.
 
 import (
+	"strconv"
+
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/validate/internal/jsontext"
 	"github.com/dshgen/dshgen/gen/wire/validate/ruleset"
@@ -203,12 +205,45 @@ func appendRawIDKey(b, raw []byte) []byte {
 	if raw[0] == '"' {
 		b = append(append(b, 's'), raw[1:len(raw)-1]...)
 	} else {
-		b = append(append(b, 'n'), raw...)
+		b = appendNumKey(append(b, 'n'), view(raw))
 	}
 	if len(b)-start > maxKeyBytes {
 		return append(b[:start], hashKey(string(b[start:]))...)
 	}
 	return b
+}
+
+// appendNumKey appends the pairing key of the number whose JSON text is
+// s: its value, not its spelling. 1, 1.0, 1e0 and 10E-1 are one id (a
+// JSON Schema integer, and one number to JSON.parse and to Python's json,
+// whose peers pair them), -0 is 0: an integer as its digits (a key longer
+// than maxKeyBytes is hashed), but for one with more than maxKeyBytes
+// trailing zeros and a fraction, which are 0.DIGITSeEXP.
+func appendNumKey(b []byte, s string) []byte {
+	if plainInt(s) && s != "-0" {
+		return append(b, s...)
+	}
+	d, ok := parseDecimal(s)
+	switch {
+	case !ok:
+		return append(b, s...)
+	case d.isZero():
+		return append(b, '0')
+	case d.neg:
+		b = append(b, '-')
+	}
+	if !d.sat && d.isInt() && d.exp-int64(len(d.digits)) <= maxKeyBytes {
+		b = append(b, d.digits...)
+		for i := int64(len(d.digits)); i < d.exp; i++ {
+			b = append(b, '0')
+		}
+		return b
+	}
+	b = append(append(append(b, "0."...), d.digits...), 'e')
+	if d.sat {
+		return append(append(b, '~'), d.expText...)
+	}
+	return strconv.AppendInt(b, d.exp, 10)
 }
 
 // frame is the frame the rule sets see for c (reused: the sets must not

@@ -72,7 +72,8 @@ func TestQuickAllocs(t *testing.T) {
 
 // FuzzQuick: any NDJSON stream gives the same findings with the quick
 // path and the byte plan as with every frame decoded and checked by the
-// fast check and the library (noPlan), one direction and both.
+// fast check and the library (noPlan), one direction, both and
+// --direction auto (whose sniff reads plain frames from their bytes too).
 //
 //	go test -run XXX -fuzz FuzzQuick -fuzztime 5m ./gen/wire/validate/
 func FuzzQuick(f *testing.F) {
@@ -94,19 +95,25 @@ func FuzzQuick(f *testing.F) {
 		`{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"s","status":"idle"},"extra":1}`,
 		`{"jsonrpc":"2.0","method":"session.status","params":{"sessionId":"s","status":"idle"} x`,
 		`{"jsonrpc":"2.0","method":"session.event","params":{"sessionId":"s","event":{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}},"sessionId":"t"}}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"shutdown\"}\n{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"error\":{\"code\":-32603,\"message\":\"x\"}}",
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"shutdown\"}\n\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":5}",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, both := range []bool{false, true} {
-			in := Input{Name: "fuzz", Both: both, Direction: ir.ServerToClient, Workers: 1}
+		for _, in := range []Input{
+			{Direction: ir.ServerToClient}, // one direction
+			{Both: true},                   // both
+			{},                             // --direction auto (the sniff)
+		} {
+			in.Name, in.Workers = "fuzz", 1
 			got, err1 := v.ValidateReader(bytes.NewReader(data), in)
 			want, err2 := slow.ValidateReader(bytes.NewReader(data), in)
 			if err1 != nil || err2 != nil {
 				t.Fatalf("errors %v, %v", err1, err2)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("both %v: quick path %d findings, decoded %d:\n%s\nwant:\n%s", both, len(got.Findings), len(want.Findings),
+				t.Fatalf("%+v: quick path %d findings (mixed %v), decoded %d (mixed %v):\n%s\nwant:\n%s", in, len(got.Findings), got.Mixed, len(want.Findings), want.Mixed,
 					dumpFindings(got.Findings), dumpFindings(want.Findings))
 			}
 		}

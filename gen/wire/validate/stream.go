@@ -332,12 +332,11 @@ func (s *Stream) prepWith(p *prepared, dir ir.Direction, l *frame.Line, plan boo
 		c.add(RuleFrameBlank, "", "", "blank line (receivers skip it; no writer emits one)")
 		return
 	}
-	data := l.Bytes
+	data, lineBOM := frameBytes(l)
 	if l.BOM {
 		c.add(RuleFrameBOM, "", "", "byte order mark (EF BB BF) before the frame: the TS runtime ignores it, Python's json.loads rejects it")
-	} else if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+	} else if lineBOM {
 		c.add(RuleFrameBOM, "", "", "byte order mark (EF BB BF) at the start of the line, not of the stream: the TS runtime ignores it, Python's json.loads rejects it")
-		data = data[3:]
 	}
 	p.crlf = l.CR
 	if !l.LF {
@@ -415,6 +414,16 @@ func (s *Stream) prepWith(p *prepared, dir ir.Direction, l *frame.Line, plan boo
 			}
 		}
 	}
+}
+
+// frameBytes returns the frame of the (non-blank) line l: its bytes
+// without a byte order mark at the start of the line (the reader already
+// took off the stream's own, l.BOM); lineBOM says one was taken off here.
+func frameBytes(l *frame.Line) (data []byte, lineBOM bool) {
+	if !l.BOM && bytes.HasPrefix(l.Bytes, []byte("\xef\xbb\xbf")) {
+		return l.Bytes[3:], true
+	}
+	return l.Bytes, false
 }
 
 // commit runs the checks that depend on the frames before: it must see the
@@ -510,7 +519,7 @@ func decodeJSONIntern(data []byte, intern map[string]string) (any, error) {
 	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {
-		return nil, describeJSONError(err, int64(len(data)))
+		return nil, describeJSONError(err, data)
 	}
 	if _, err := d.Token(); err != io.EOF {
 		return nil, fmt.Errorf("trailing data after the JSON value at column %d", d.InputOffset()+1)
@@ -518,13 +527,27 @@ func decodeJSONIntern(data []byte, intern map[string]string) (any, error) {
 	return v, nil
 }
 
-func describeJSONError(err error, off int64) error {
+// describeJSONError is encoding/json's error about data as a message
+// naming the column (1-based byte offset). encoding/json names an
+// unexpected byte as the character of that code point ('í' for the byte
+// 0xED, 'Ã' for the first byte of é): a byte of a non-ASCII character is
+// named by the whole character, a byte that is not UTF-8 by its value.
+func describeJSONError(err error, data []byte) error {
 	switch e := err.(type) {
 	case *json.SyntaxError:
-		return fmt.Errorf("%s at column %d", e.Error(), e.Offset)
+		msg := e.Error()
+		if i := e.Offset - 1; i >= 0 && i < int64(len(data)) && data[i] >= utf8.RuneSelf {
+			byByte := "'" + strings.Trim(strconv.Quote(string(rune(data[i]))), `"`) + "'"
+			if r, n := utf8.DecodeRune(data[i:]); r != utf8.RuneError || n > 1 {
+				msg = strings.Replace(msg, "character "+byByte, "character "+strconv.QuoteRune(r), 1)
+			} else {
+				msg = strings.Replace(msg, "character "+byByte, fmt.Sprintf("byte 0x%02X (not UTF-8)", data[i]), 1)
+			}
+		}
+		return fmt.Errorf("%s at column %d", msg, e.Offset)
 	}
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		return fmt.Errorf("unexpected end of JSON input after column %d (truncated frame)", off)
+		return fmt.Errorf("unexpected end of JSON input after column %d (truncated frame)", len(data))
 	}
 	return err
 }
@@ -623,7 +646,11 @@ func idKey(idv any) string {
 	case string:
 		k = "s" + x
 	case json.Number:
-		k = "n" + x.String()
+		if t := x.String(); plainInt(t) && t != "-0" {
+			k = "n" + t
+		} else {
+			k = string(appendNumKey([]byte{'n'}, t))
+		}
 	default:
 		k = "?" + jsonText(idv)
 	}
@@ -797,10 +824,18 @@ func (s *Stream) notification(p *prepared) {
 		if id, ok := p.cancel[member]; ok {
 			// The requester cancels its request; MCP 2026-07-28 also lets
 			// the server end a client's subscriptions/listen stream so.
-			if r := s.pending[c.dir][idKey(id)]; r != nil {
-				r.cancelled = true
-			} else if r := s.pending[opposite(c.dir)][idKey(id)]; r != nil {
-				r.cancelled = true
+			// A notification whose side is unknown (a method both sides
+			// send, in a mixed NDJSON file) cancels a request of any side.
+			dirs := []ir.Direction{c.dir, opposite(c.dir)}
+			if c.dir == "" {
+				dirs = []ir.Direction{ir.ClientToServer, ir.ServerToClient, ""}
+			}
+			key := idKey(id)
+			for _, d := range dirs {
+				if r := s.pending[d][key]; r != nil {
+					r.cancelled = true
+					break
+				}
 			}
 		}
 	}
@@ -938,18 +973,72 @@ func (s *Stream) response(p *prepared) {
 	if c.dir == "" {
 		dirs = []ir.Direction{ir.ClientToServer, "", ir.ServerToClient}
 	}
-	for _, d := range dirs {
-		if r := s.pending[d][key]; r != nil {
-			req = r
-			r.done = true
-			delete(s.pending[d], key)
-			s.npending--
-			if s.answered[d] == nil {
-				s.answered[d] = &recentIDs{}
-			}
-			s.answered[d].add(r.key, c.line.Num)
-			break
+	// checkResult checks the response's result against the result type
+	// of r's method (nil: nothing to check, or no issue).
+	checkResult := func(r *request) []issue {
+		if hasErr || !hasRes || r.m == nil || r.m.Result == nil {
+			return nil
 		}
+		check := func(t *ir.Type) []issue {
+			if p.quick {
+				is, _ := v.checkRaw(t, p.resRaw) // JSON: checked in prep
+				return is
+			}
+			if raw, ok := res.(rawJSON); ok {
+				is, _ := v.checkRaw(t, raw) // JSON: checked in prep
+				return is
+			}
+			return v.checkValue(nil, t, res)
+		}
+		found := check(r.m.Result)
+		// A result matching one of the method's alternatives (a task
+		// created for a task-augmented request) is as good.
+		for _, alt := range r.m.ResultAlternatives {
+			if len(found) == 0 {
+				break
+			}
+			if len(check(alt)) == 0 {
+				found = nil
+			}
+		}
+		return found
+	}
+	var found []issue
+	reqDir := ir.Direction("")
+	for _, d := range dirs {
+		r := s.pending[d][key]
+		if r == nil {
+			continue
+		}
+		if req == nil {
+			req, reqDir = r, d
+			if len(dirs) == 1 {
+				break
+			}
+			found = checkResult(r)
+			continue
+		}
+		// A response without a side (a mixed NDJSON file) whose id both
+		// sides have in flight (each side numbers its own requests):
+		// it answers the request whose result type it matches, else
+		// the later request (a request made while the other side's
+		// was being served is answered first).
+		is := checkResult(r)
+		if len(found) > 0 && len(is) == 0 || (len(found) == 0) == (len(is) == 0) && r.line > req.line {
+			req, reqDir, found = r, d, is
+		}
+	}
+	if req != nil {
+		if len(dirs) == 1 {
+			found = checkResult(req)
+		}
+		req.done = true
+		delete(s.pending[reqDir], key)
+		s.npending--
+		if s.answered[reqDir] == nil {
+			s.answered[reqDir] = &recentIDs{}
+		}
+		s.answered[reqDir].add(req.key, c.line.Num)
 	}
 	if req == nil {
 		answeredAt, lost, limited := 0, false, false
@@ -981,31 +1070,7 @@ func (s *Stream) response(p *prepared) {
 	if c.dir == "" {
 		c.dir = opposite(req.dir)
 	}
-	if !hasErr && hasRes && req.m != nil && req.m.Result != nil {
-		check := func(t *ir.Type) []issue {
-			if p.quick {
-				is, _ := v.checkRaw(t, p.resRaw) // JSON: checked in prep
-				return is
-			}
-			if raw, ok := res.(rawJSON); ok {
-				is, _ := v.checkRaw(t, raw) // JSON: checked in prep
-				return is
-			}
-			return v.checkValue(nil, t, res)
-		}
-		found := check(req.m.Result)
-		// A result matching one of the method's alternatives (a task
-		// created for a task-augmented request) is as good.
-		for _, alt := range req.m.ResultAlternatives {
-			if len(found) == 0 {
-				break
-			}
-			if len(check(alt)) == 0 {
-				found = nil
-			}
-		}
-		c.out = append(c.out, c.issues(RuleResult, "/result", found)...)
-	}
+	c.out = append(c.out, c.issues(RuleResult, "/result", found)...)
 	code := ""
 	if e, ok := errv.(map[string]any); ok {
 		code = jsonText(e["code"])

@@ -319,8 +319,11 @@ func (v Value) Is(s string) bool {
 	return keyIs(v.raw[1:len(v.raw)-1], s)
 }
 
-// Int returns v's value when v is a number that is an int64 (as
-// json.Number.Int64: an integer literal in range).
+// Int returns v's value when v is a number whose value is an integer
+// within int64, however it is written: 7, 7.0, 7e0, 70E-1 and -0 (0) are
+// integers to JSON Schema (the schema accepts them where it says integer)
+// and to the peers' JSON readers. A fraction or an integer beyond int64 is
+// false.
 func (v Value) Int() (int64, bool) {
 	if v.Kind() != Number {
 		return 0, false
@@ -331,8 +334,53 @@ func (v Value) Int() (int64, bool) {
 	} else {
 		s = unsafe.String(&v.raw[0], len(v.raw)) // not kept: ParseInt copies it into its error
 	}
-	i, err := strconv.ParseInt(s, 10, 64)
-	return i, err == nil
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return i, true
+	}
+	return intValue(s)
+}
+
+// intValue returns the value of the JSON number text s that is not a
+// plain int64 literal (a fraction or an exponent: 1.0, 2e3, 30E-1) when
+// that value is an integer within int64.
+func intValue(s string) (int64, bool) {
+	k := strings.IndexAny(s, "eE")
+	if k < 0 && !strings.Contains(s, ".") {
+		return 0, false // a plain integer ParseInt refused: out of range
+	}
+	mant, exp := s, int64(0)
+	if k >= 0 {
+		mant = s[:k]
+		e, err := strconv.ParseInt(s[k+1:], 10, 64)
+		if err != nil {
+			// An exponent beyond int64: 0 if the digits are all zeros,
+			// else far out of range or far below 1.
+			return 0, strings.Trim(mant, "-0.") == ""
+		}
+		exp = e
+	}
+	neg := strings.HasPrefix(mant, "-")
+	intPart, frac, _ := strings.Cut(strings.TrimPrefix(mant, "-"), ".")
+	// value = digits × 10^exp
+	digits := strings.TrimLeft(intPart+frac, "0")
+	exp -= int64(len(frac))
+	trimmed := strings.TrimRight(digits, "0")
+	exp += int64(len(digits) - len(trimmed))
+	digits = trimmed
+	switch {
+	case digits == "":
+		return 0, true
+	case exp < 0 || exp > 18 || int64(len(digits))+exp > 19:
+		return 0, false
+	}
+	if neg {
+		digits = "-" + digits
+	}
+	i, err := strconv.ParseInt(digits+strings.Repeat("0", int(exp)), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return i, true
 }
 
 func hasEscape(raw []byte) bool {

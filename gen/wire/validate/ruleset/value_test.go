@@ -111,3 +111,31 @@ func FuzzValue(f *testing.F) {
 	f.Add([]byte(`{"é":"\ud800x","a/b":[true,false,null]}`))
 	f.Fuzz(func(t *testing.T, raw []byte) { checkSame(t, raw, testSelection()) })
 }
+
+// TestIntByValue: Int reads a number by its value, as JSON Schema's
+// integer does (the schema accepts seq 1.0 where it says integer, and
+// Python's json.dumps writes a float seq so): the same from the bytes and
+// decoded; ok is false for a fraction or an integer beyond int64.
+func TestIntByValue(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int64
+		ok   bool
+	}{
+		{"7", 7, true}, {"7.0", 7, true}, {"7e0", 7, true}, {"70E-1", 7, true}, {"0.7e1", 7, true},
+		{"1E+2", 100, true}, {"100e-2", 1, true}, {"-7.000", -7, true},
+		{"-0", 0, true}, {"0.0e5", 0, true}, {"-0.0E-3", 0, true}, {"0e99999999999999999999", 0, true},
+		{"1.5", 0, false}, {"15e-1", 0, false}, {"1e-400", 0, false}, {"0.1", 0, false},
+		{"9223372036854775807", 9223372036854775807, true}, {"9223372036854775807.0", 9223372036854775807, true},
+		{"-9223372036854775808e0", -9223372036854775808, true}, {"-922337203685477580.8e1", -9223372036854775808, true},
+		{"9223372036854775808", 0, false}, {"922337203685477580.8e1", 0, false},
+		{"1e18", 1000000000000000000, true}, {"1e19", 0, false}, {"1e400", 0, false},
+		{"1e99999999999999999999", 0, false}, {"1e-99999999999999999999", 0, false},
+	} {
+		for _, v := range []Value{RawValue([]byte(tc.text), nil, nil), DecodedValue(json.Number(tc.text), nil)} {
+			if n, ok := v.Int(); n != tc.want || ok != tc.ok {
+				t.Errorf("%s (decoded %v): Int() = %d, %v; want %d, %v", tc.text, v.dec, n, ok, tc.want, tc.ok)
+			}
+		}
+	}
+}
