@@ -69,6 +69,9 @@ repository root. The shipped revisions:
 Exit status: 0 all conform, 1 a mismatch or a missed invalid vector, 2
 usage or setup error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkPackage(pkg, langs); err != nil {
+				return err
+			}
 			m, err := src.load()
 			if err != nil {
 				return usageErr(err)

@@ -256,3 +256,55 @@ func TestGenerateRevisions(t *testing.T) {
 		t.Errorf("9.9: exit %d %s", code, stderr)
 	}
 }
+
+// TestGeneratePackageNames: a --package name a selected language cannot
+// take stops generate (and conformance) before anything is written: exit
+// 2, the language and why, and a name that works; the same name is taken
+// when only languages that accept it are selected.
+func TestGeneratePackageNames(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "kv.schema.json"), []byte(kvSchema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		pkg  string
+		want []string
+	}{
+		{"my-proto", []string{"Go rejects it: a Go package name is an identifier", "Python rejects it", "try --package my_proto"}},
+		{"123abc", []string{"not starting with a digit", "try --package pkg_123abc"}},
+		{"a.b", []string{"Go rejects it", "try --package a_b"}},
+		{"type", []string{`Go rejects it: "type" is a Go keyword`, "try --package typeproto"}},
+		{"go", []string{`"go" is a Go keyword`, "try --package goproto"}},
+		{"class", []string{`Python rejects it: "class" is a Python keyword`, "try --package classproto"}},
+		{"", []string{`--package "": Go, Python and TypeScript reject it: the name is empty`, "try --package dshproto"}},
+		{"TodoProto", []string{"TypeScript rejects it: an npm package name is lower case", "try --package todoproto"}},
+	}
+	for _, c := range cases {
+		out := filepath.Join(dir, "out-"+c.pkg)
+		code, stdout, stderr := runDshgen(t, dir, "generate", "--schema", "kv.schema.json", "--out", out, "--package", c.pkg)
+		if code != 2 {
+			t.Errorf("--package %q: exit %d, want 2\n%s%s", c.pkg, code, stdout, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("--package %q: stderr lacks %q:\n%s", c.pkg, w, stderr)
+			}
+		}
+		if strings.Contains(stderr, "emitter") {
+			t.Errorf("--package %q: an emitter's error got through:\n%s", c.pkg, stderr)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("--package %q: %s was created", c.pkg, out)
+		}
+	}
+	if code, _, stderr := runDshgen(t, dir, "conformance", "--schema", "kv.schema.json", "--package", "my-proto", "--lang", "go"); code != 2 || !strings.Contains(stderr, "Go rejects it") {
+		t.Errorf("conformance --package my-proto: exit %d\n%s", code, stderr)
+	}
+	for _, ok := range [][]string{{"my-proto", "ts"}, {"TodoProto", "go,python"}} {
+		out := filepath.Join(dir, "ok-"+ok[0])
+		if code, _, stderr := runDshgen(t, dir, "generate", "--schema", "kv.schema.json", "--out", out, "--package", ok[0], "--lang", ok[1]); code != 0 {
+			t.Errorf("--package %s --lang %s: exit %d\n%s", ok[0], ok[1], code, stderr)
+		}
+	}
+}

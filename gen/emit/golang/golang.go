@@ -25,6 +25,9 @@ const jsonPkg = "encoding/json"
 // go.mod when o.GoModule is set).
 func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 	pkg := o.PackageName()
+	if err := ir.CheckPackage(pkg, []ir.Lang{ir.LangGo}); err != nil {
+		return nil, err
+	}
 	dir := path.Join("go", pkg)
 	var header strings.Builder
 	for _, l := range m.HeaderLines(o) {
