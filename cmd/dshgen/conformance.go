@@ -72,7 +72,7 @@ usage or setup error.`,
 			if err := checkPackage(pkg, langs); err != nil {
 				return err
 			}
-			m, err := src.load()
+			m, err := src.load(cmd.ErrOrStderr())
 			if err != nil {
 				return usageErr(err)
 			}

@@ -286,7 +286,7 @@ func generateJobs(cmd *cobra.Command, src *schemaFlags, outDir, vectorsDir strin
 		return ""
 	}
 	if src.schema != "" {
-		m, err := src.load()
+		m, err := src.load(cmd.ErrOrStderr())
 		if err != nil {
 			return nil, err
 		}

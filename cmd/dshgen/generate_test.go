@@ -308,3 +308,37 @@ func TestGeneratePackageNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaWarningsPrinted: a schema whose method table is misspelt
+// generates (exit 0) and validates, with a warning on stderr naming the
+// misspelt keyword, the keyword meant and that there is no method; the
+// same schema spelt right prints none.
+func TestSchemaWarningsPrinted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	typo := strings.Replace(kvSchema, `"x-methods"`, `"x-methds"`, 1)
+	if typo == kvSchema {
+		t.Fatal("kvSchema has no x-methods")
+	}
+	os.WriteFile(filepath.Join(dir, "typo.json"), []byte(typo), 0o644)
+	os.WriteFile(filepath.Join(dir, "kv.json"), []byte(kvSchema), 0o644)
+	os.WriteFile(filepath.Join(dir, "f.jsonl"), []byte(`{"jsonrpc":"2.0","id":1,"method":"kv/get","params":{"key":"k"}}`+"\n"), 0o644)
+	want := []string{"dshgen: warning: typo.json:", "/x-methds: dshgen reads no keyword x-methds: did you mean x-methods?",
+		"dshgen: warning: typo.json:1: no JSON-RPC method: the schema has no x-methods"}
+	for _, args := range [][]string{{"generate", "--schema", "typo.json", "--out", "o"}, {"validate", "--schema", "typo.json", "f.jsonl"}} {
+		code, stdout, stderr := runDshgen(t, dir, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d\n%s%s", args, code, stdout, stderr)
+		}
+		for _, w := range want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr lacks %q:\n%s", args, w, stderr)
+			}
+		}
+	}
+	for _, args := range [][]string{{"generate", "--schema", "kv.json", "--out", "o2"}, {"validate", "--schema", "kv.json", "f.jsonl"}} {
+		if code, stdout, stderr := runDshgen(t, dir, args...); code != 0 || strings.Contains(stderr, "warning:") {
+			t.Errorf("%v: exit %d\n%s%s", args, code, stdout, stderr)
+		}
+	}
+}
