@@ -47,7 +47,8 @@ directory (or, with --out, the ones already generated there are tested);
 the drivers are built into dshgen, so this works from any directory and for
 any protocol schema. Needs go (Go), python3 or $DSHGEN_PYTHON (Python), and
 node 20+ with the typescript package (TypeScript): $DSHGEN_TYPESCRIPT, or
-resolved from the working directory (npm install typescript).
+resolved from the working directory (npm install typescript), or, with
+--out DIR, from the generated package (npm install in DIR/ts).
 
 FILE is NDJSON frames or an interleaved capture (as written by 'dshgen tap
 --capture'); with --type NAME, instances of the $defs (or definitions)
