@@ -342,3 +342,34 @@ func TestSchemaWarningsPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageErrorsSuggest: an unknown flag near a flag of the command, and
+// an unknown or missing completion shell, are usage errors (exit 2) that
+// say what was meant or what is supported; a supported shell still gets
+// its script.
+func TestUsageErrorsSuggest(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"generate", "--schem", "x.json"}, "dshgen: unknown flag: --schem (did you mean --schema?)"},
+		{[]string{"generate", "--pakage", "p"}, "unknown flag: --pakage (did you mean --package?)"},
+		{[]string{"validate", "--baselin", "b.jsonl"}, "unknown flag: --baselin (did you mean --baseline?)"},
+		{[]string{"tap", "--captur", "c.log", "--", "cat"}, "unknown flag: --captur (did you mean --capture?)"},
+		{[]string{"generate", "--zzz"}, "dshgen: unknown flag: --zzz\n"},
+		{[]string{"completion", "tcsh"}, `dshgen: completion: unknown shell "tcsh" (supported: bash, fish, powershell, zsh)`},
+		{[]string{"completion"}, "completion needs a shell: dshgen completion SHELL, one of bash, fish, powershell, zsh"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runDshgen(t, t.TempDir(), c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, want 2 and %q\nstdout:\n%s\nstderr:\n%s", c.args, code, c.want, stdout, stderr)
+		}
+	}
+	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
+		if code, stdout, stderr := runDshgen(t, t.TempDir(), "completion", sh); code != 0 || !strings.Contains(stdout, "dshgen") {
+			t.Errorf("completion %s: exit %d\n%s", sh, code, stderr)
+		}
+	}
+}
