@@ -100,3 +100,35 @@ func findFlags(key string) []cmdFlag {
 	}
 	return out
 }
+
+// completionShells are the shells cobra's completion command writes
+// scripts for (its subcommands).
+func completionShells(c *cobra.Command) []string {
+	var out []string
+	for _, s := range c.Commands() {
+		if s.Name() != "help" {
+			out = append(out, s.Name())
+		}
+	}
+	return out
+}
+
+// strictCompletion adds cobra's completion command now (instead of at
+// Execute) and makes a missing or unknown shell a usage error naming the
+// supported ones: cobra prints the command's help and exits 0 for
+// `dshgen completion tcsh`.
+func strictCompletion() {
+	rootCmd.InitDefaultCompletionCmd()
+	c, _, err := rootCmd.Find([]string{"completion"})
+	if err != nil || c == rootCmd {
+		return
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		shells := strings.Join(completionShells(cmd), ", ")
+		if len(args) == 0 {
+			return usageErr(fmt.Errorf("completion needs a shell: dshgen completion SHELL, one of %s", shells))
+		}
+		return usageErr(fmt.Errorf("completion: unknown shell %q (supported: %s)", args[0], shells))
+	}
+}

@@ -47,7 +47,8 @@ directory (or, with --out, the ones already generated there are tested);
 the drivers are built into dshgen, so this works from any directory and for
 any protocol schema. Needs go (Go), python3 or $DSHGEN_PYTHON (Python), and
 node 20+ with the typescript package (TypeScript): $DSHGEN_TYPESCRIPT, or
-resolved from the working directory (npm install typescript).
+resolved from the working directory (npm install typescript), or, with
+--out DIR, from the generated package (npm install in DIR/ts).
 
 FILE is NDJSON frames or an interleaved capture (as written by 'dshgen tap
 --capture'); with --type NAME, instances of the $defs (or definitions)
@@ -69,7 +70,10 @@ repository root. The shipped revisions:
 Exit status: 0 all conform, 1 a mismatch or a missed invalid vector, 2
 usage or setup error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := src.load()
+			if err := checkPackage(pkg, langs); err != nil {
+				return err
+			}
+			m, err := src.load(cmd.ErrOrStderr())
 			if err != nil {
 				return usageErr(err)
 			}

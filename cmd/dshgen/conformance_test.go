@@ -290,6 +290,42 @@ func TestConformanceNoTypeScript(t *testing.T) {
 	}
 }
 
+// TestConformanceTypeScriptInPackage: with --out DIR and no
+// DSHGEN_TYPESCRIPT, the typescript package that npm install put into the
+// generated package (DIR/ts/node_modules) is found from a working
+// directory that has none; without it the error names both places
+// searched.
+func TestConformanceTypeScriptInPackage(t *testing.T) {
+	t.Parallel() // independent (directories of its own); runs beside the other parallel tests
+	if !haveLang(t, "ts") {
+		t.Skip("node or TypeScript (npm ci in testdata/ts) missing")
+	}
+	dir, work := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dir, "kv.schema.json"), []byte(kvSchema), 0o644)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runDshgen(t, dir, "generate", "--schema", "kv.schema.json", "--out", out, "--package", "kvproto", "--lang", "ts"); code != 0 {
+		t.Fatalf("generate: exit %d\n%s", code, stderr)
+	}
+	run := func() (int, string, string) {
+		return runDshgenEnv(t, work, []string{"DSHGEN_TYPESCRIPT="}, "conformance", "--schema", filepath.Join(dir, "kv.schema.json"), "--package", "kvproto", "--out", out, "--lang", "ts")
+	}
+	code, stdout, stderr := run()
+	if code != 2 || !strings.Contains(stderr, "searched from "+work+" and from "+filepath.Join(out, "ts")) {
+		t.Fatalf("without TypeScript anywhere: exit %d\n%s%s", code, stdout, stderr)
+	}
+	nm := filepath.Join(out, "ts", "node_modules")
+	if err := os.MkdirAll(nm, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(repoRoot(t), repoTypeScript), filepath.Join(nm, "typescript")); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = run()
+	if code != 0 || !strings.Contains(stdout, "round-tripped: ts 8/8; invalid vectors caught: 17/17") {
+		t.Fatalf("with TypeScript in %s: exit %d\n%s%s", nm, code, stdout, stderr)
+	}
+}
+
 // TestConformanceRevision021: the committed 0.2.1 bindings (out/0.2.1)
 // round-trip, in every language that can run here, the 0.2.1 vectors, the
 // PyPI reference captures (testdata/pypi/captures) and the schema's

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -80,6 +81,27 @@ func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
 	return files, nil
 }
 
+// checkPackage refuses a --package name that one of the languages langs
+// selects ("all" or --lang names; unknown ones are generateAll's to
+// report) cannot take, before anything is loaded or written: which
+// language rejects it, why, and a name that works (ir.CheckPackage).
+func checkPackage(pkg string, langs []string) error {
+	var ids []ir.Lang
+	for _, e := range emitters {
+		for _, l := range langs {
+			if l = strings.TrimSpace(l); l == e.Lang || l == "all" {
+				ids = append(ids, e.ID)
+				break
+			}
+		}
+	}
+	var pe *ir.PackageError
+	if err := ir.CheckPackage(pkg, ids); errors.As(err, &pe) {
+		return usageErr(fmt.Errorf("--package %q: %s; try --package %s", pkg, pe.Reasons(), pe.Suggest))
+	}
+	return nil
+}
+
 func langNames() []string {
 	var out []string
 	for _, e := range emitters {
@@ -125,6 +147,9 @@ is 0.0.1, out/0.2.1/{go,python,ts} is 0.2.1, and --check checks both);
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := src.check(); err != nil {
 				return usageErr(err)
+			}
+			if err := checkPackage(pkg, langs); err != nil {
+				return err
 			}
 			if goModule != "" {
 				if err := module.CheckImportPath(goModule); err != nil {
@@ -213,7 +238,7 @@ is 0.0.1, out/0.2.1/{go,python,ts} is 0.2.1, and --check checks both);
 	}
 	addSchemaFlags(cmd, &src, "", "every shipped revision, each into its own directory")
 	cmd.Flags().StringVar(&outDir, "out", "out", "output directory; without --revision and --schema the root of the layout (revision 0.0.1 in DIR/{go,python,ts}, 0.2.1 in DIR/0.2.1/{go,python,ts}); with --revision NAME default that revision's directory")
-	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name in every language")
+	cmd.Flags().StringVar(&pkg, "package", "dshproto", "package name in every language: the Go package, the Python import package and the npm package name (so, for all three, lower case ASCII letters, digits and _, starting with a letter, not a keyword)")
 	choicesFlag(cmd, &langs, "lang", []string{"all"}, append(langNames(), "all"), "languages to generate: "+strings.Join(langNames(), ",")+" or all")
 	cmd.Flags().BoolVar(&check, "check", false, "do not write; exit 1 with a diff when the output directory is stale")
 	cmd.Flags().StringVar(&vectorsDir, "vectors", "", "also write the conformance vectors (valid.log, invalid.jsonl) into this directory (without --revision: revision 0.0.1's; default for a shipped revision: its directory in the repository, "+defaultVectors+" for 0.0.1 and "+defaultVectors+"-0.2.1 for 0.2.1, when it exists)")
@@ -261,7 +286,7 @@ func generateJobs(cmd *cobra.Command, src *schemaFlags, outDir, vectorsDir strin
 		return ""
 	}
 	if src.schema != "" {
-		m, err := src.load()
+		m, err := src.load(cmd.ErrOrStderr())
 		if err != nil {
 			return nil, err
 		}

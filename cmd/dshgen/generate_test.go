@@ -256,3 +256,120 @@ func TestGenerateRevisions(t *testing.T) {
 		t.Errorf("9.9: exit %d %s", code, stderr)
 	}
 }
+
+// TestGeneratePackageNames: a --package name a selected language cannot
+// take stops generate (and conformance) before anything is written: exit
+// 2, the language and why, and a name that works; the same name is taken
+// when only languages that accept it are selected.
+func TestGeneratePackageNames(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "kv.schema.json"), []byte(kvSchema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		pkg  string
+		want []string
+	}{
+		{"my-proto", []string{"Go rejects it: a Go package name is an identifier", "Python rejects it", "try --package my_proto"}},
+		{"123abc", []string{"not starting with a digit", "try --package pkg_123abc"}},
+		{"a.b", []string{"Go rejects it", "try --package a_b"}},
+		{"type", []string{`Go rejects it: "type" is a Go keyword`, "try --package typeproto"}},
+		{"go", []string{`"go" is a Go keyword`, "try --package goproto"}},
+		{"class", []string{`Python rejects it: "class" is a Python keyword`, "try --package classproto"}},
+		{"", []string{`--package "": Go, Python and TypeScript reject it: the name is empty`, "try --package dshproto"}},
+		{"TodoProto", []string{"TypeScript rejects it: an npm package name is lower case", "try --package todoproto"}},
+	}
+	for _, c := range cases {
+		out := filepath.Join(dir, "out-"+c.pkg)
+		code, stdout, stderr := runDshgen(t, dir, "generate", "--schema", "kv.schema.json", "--out", out, "--package", c.pkg)
+		if code != 2 {
+			t.Errorf("--package %q: exit %d, want 2\n%s%s", c.pkg, code, stdout, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("--package %q: stderr lacks %q:\n%s", c.pkg, w, stderr)
+			}
+		}
+		if strings.Contains(stderr, "emitter") {
+			t.Errorf("--package %q: an emitter's error got through:\n%s", c.pkg, stderr)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("--package %q: %s was created", c.pkg, out)
+		}
+	}
+	if code, _, stderr := runDshgen(t, dir, "conformance", "--schema", "kv.schema.json", "--package", "my-proto", "--lang", "go"); code != 2 || !strings.Contains(stderr, "Go rejects it") {
+		t.Errorf("conformance --package my-proto: exit %d\n%s", code, stderr)
+	}
+	for _, ok := range [][]string{{"my-proto", "ts"}, {"TodoProto", "go,python"}} {
+		out := filepath.Join(dir, "ok-"+ok[0])
+		if code, _, stderr := runDshgen(t, dir, "generate", "--schema", "kv.schema.json", "--out", out, "--package", ok[0], "--lang", ok[1]); code != 0 {
+			t.Errorf("--package %s --lang %s: exit %d\n%s", ok[0], ok[1], code, stderr)
+		}
+	}
+}
+
+// TestSchemaWarningsPrinted: a schema whose method table is misspelt
+// generates (exit 0) and validates, with a warning on stderr naming the
+// misspelt keyword, the keyword meant and that there is no method; the
+// same schema spelt right prints none.
+func TestSchemaWarningsPrinted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	typo := strings.Replace(kvSchema, `"x-methods"`, `"x-methds"`, 1)
+	if typo == kvSchema {
+		t.Fatal("kvSchema has no x-methods")
+	}
+	os.WriteFile(filepath.Join(dir, "typo.json"), []byte(typo), 0o644)
+	os.WriteFile(filepath.Join(dir, "kv.json"), []byte(kvSchema), 0o644)
+	os.WriteFile(filepath.Join(dir, "f.jsonl"), []byte(`{"jsonrpc":"2.0","id":1,"method":"kv/get","params":{"key":"k"}}`+"\n"), 0o644)
+	want := []string{"dshgen: warning: typo.json:", "/x-methds: dshgen reads no keyword x-methds: did you mean x-methods?",
+		"dshgen: warning: typo.json:1: no JSON-RPC method: the schema has no x-methods"}
+	for _, args := range [][]string{{"generate", "--schema", "typo.json", "--out", "o"}, {"validate", "--schema", "typo.json", "f.jsonl"}} {
+		code, stdout, stderr := runDshgen(t, dir, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d\n%s%s", args, code, stdout, stderr)
+		}
+		for _, w := range want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr lacks %q:\n%s", args, w, stderr)
+			}
+		}
+	}
+	for _, args := range [][]string{{"generate", "--schema", "kv.json", "--out", "o2"}, {"validate", "--schema", "kv.json", "f.jsonl"}} {
+		if code, stdout, stderr := runDshgen(t, dir, args...); code != 0 || strings.Contains(stderr, "warning:") {
+			t.Errorf("%v: exit %d\n%s%s", args, code, stdout, stderr)
+		}
+	}
+}
+
+// TestUsageErrorsSuggest: an unknown flag near a flag of the command, and
+// an unknown or missing completion shell, are usage errors (exit 2) that
+// say what was meant or what is supported; a supported shell still gets
+// its script.
+func TestUsageErrorsSuggest(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"generate", "--schem", "x.json"}, "dshgen: unknown flag: --schem (did you mean --schema?)"},
+		{[]string{"generate", "--pakage", "p"}, "unknown flag: --pakage (did you mean --package?)"},
+		{[]string{"validate", "--baselin", "b.jsonl"}, "unknown flag: --baselin (did you mean --baseline?)"},
+		{[]string{"tap", "--captur", "c.log", "--", "cat"}, "unknown flag: --captur (did you mean --capture?)"},
+		{[]string{"generate", "--zzz"}, "dshgen: unknown flag: --zzz\n"},
+		{[]string{"completion", "tcsh"}, `dshgen: completion: unknown shell "tcsh" (supported: bash, fish, powershell, zsh)`},
+		{[]string{"completion"}, "completion needs a shell: dshgen completion SHELL, one of bash, fish, powershell, zsh"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runDshgen(t, t.TempDir(), c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, want 2 and %q\nstdout:\n%s\nstderr:\n%s", c.args, code, c.want, stdout, stderr)
+		}
+	}
+	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
+		if code, stdout, stderr := runDshgen(t, t.TempDir(), "completion", sh); code != 0 || !strings.Contains(stdout, "dshgen") {
+			t.Errorf("completion %s: exit %d\n%s", sh, code, stderr)
+		}
+	}
+}

@@ -8,8 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/dshgen/dshgen/gen/ir"
 )
 
 // Exit codes shared by every subcommand.
@@ -56,6 +60,8 @@ func main() {
 // run executes the CLI with args and returns the process exit code.
 func run(args []string) int {
 	rootCmd.SetArgs(args)
+	rootCmd.SetFlagErrorFunc(suggestFlag)
+	strictCompletion()
 	err := rootCmd.Execute()
 	if err == nil {
 		return exitOK
@@ -70,4 +76,37 @@ func run(args []string) int {
 	// cobra's own errors (unknown flag, bad args) are usage errors.
 	fmt.Fprintln(os.Stderr, "dshgen:", err)
 	return exitUsage
+}
+
+// maxFlagTypo is how far (ir.EditDistance) an unknown flag may be from a
+// flag of the command to be suggested.
+const maxFlagTypo = 2
+
+// suggestFlag is every command's flag error function: to an unknown long
+// flag it adds the command's flag it most likely meant, the nearest by
+// edit distance (at most maxFlagTypo) or else the one flag it is a prefix
+// of ("unknown flag: --schem (did you mean --schema?)"). Cobra suggests
+// commands, not flags.
+func suggestFlag(cmd *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var names, prefixed []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+			if strings.HasPrefix(f.Name, name) {
+				prefixed = append(prefixed, f.Name)
+			}
+		}
+	})
+	near := ir.Nearest(name, names, maxFlagTypo)
+	if near == "" && len(prefixed) == 1 {
+		near = prefixed[0]
+	}
+	if near == "" {
+		return err
+	}
+	return fmt.Errorf("%w (did you mean --%s?)", err, near)
 }

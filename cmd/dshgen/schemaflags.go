@@ -129,12 +129,26 @@ func (sf *schemaFlags) file() string {
 // load loads the model the flags name: the --schema file, or the
 // revision's file when dshgen runs at the repository root (so an edit
 // there is seen), else the revision embedded in the binary; all go
-// through the same reader and guards. Only the one revision is read.
-func (sf *schemaFlags) load() (*ir.Model, error) {
+// through the same reader and guards. Only the one revision is read. The
+// model's warnings go to w (printWarnings).
+func (sf *schemaFlags) load(w io.Writer) (*ir.Model, error) {
 	if err := sf.check(); err != nil {
 		return nil, err
 	}
-	return ir.LoadSource(sf.source())
+	m, err := ir.LoadSource(sf.source())
+	if err == nil {
+		printWarnings(w, m)
+	}
+	return m, err
+}
+
+// printWarnings writes each of the model's warnings (ir.Model.Warnings:
+// a misspelt root keyword, no method at all) as one "dshgen: warning:"
+// line with its file, line, pointer and fix. They never fail a command.
+func printWarnings(w io.Writer, m *ir.Model) {
+	for _, p := range m.Warnings {
+		fmt.Fprintln(w, "dshgen: warning: "+p.String())
+	}
 }
 
 // loadForValidation is load for the commands that only validate
@@ -146,6 +160,9 @@ func (sf *schemaFlags) loadForValidation(w io.Writer) (*ir.Model, error) {
 		return nil, err
 	}
 	m, binding, err := ir.LoadForValidation(sf.source())
+	if err == nil {
+		printWarnings(w, m)
+	}
 	if err == nil && len(binding) > 0 {
 		fmt.Fprintf(w, "dshgen: note: %s keep dshgen generate from typing parts of %s (run it to list them); those parts are validated by JSON Schema alone\n", validate.Count(len(binding), "schema problem"), sf.file())
 	}

@@ -467,10 +467,18 @@ func (r *tapReporter) summary(res *tap.Result, validated bool, errs, warns int) 
 	if dropped > 0 {
 		drop = fmt.Sprintf("; %s dropped (the report writer could not keep up)", validate.Count(dropped, "report line"))
 	}
-	r.lineAlways(fmt.Sprintf("dshgen tap: C->S %s (%s), S->C %s (%s); %s; server %s after %s%s\n",
-		validate.Count(int(res.ClientToServer.Lines), "line"), validate.Count(int(res.ClientToServer.Bytes), "byte"),
-		validate.Count(int(res.ServerToClient.Lines), "line"), validate.Count(int(res.ServerToClient.Bytes), "byte"),
-		val, exit, res.ServerExited.Round(time.Millisecond), drop))
+	r.lineAlways(fmt.Sprintf("dshgen tap: C->S %s, S->C %s; %s; server %s after %s%s\n",
+		dirSummary(res.ClientToServer), dirSummary(res.ServerToClient), val, exit, res.ServerExited.Round(time.Millisecond), drop))
+}
+
+// dirSummary is one direction's counts in the text summary: "6 lines
+// (612 bytes)", "7 lines (640 bytes, the last unterminated)".
+func dirSummary(d tap.DirStats) string {
+	last := ""
+	if d.Unterminated {
+		last = ", the last unterminated"
+	}
+	return fmt.Sprintf("%s (%s%s)", validate.Count(int(d.Lines), "line"), validate.Count(int(d.Bytes), "byte"), last)
 }
 
 // lazySink is the tap's Sink while the validator is being built: calls wait

@@ -159,10 +159,23 @@ func TestTapCLITransparency(t *testing.T) {
 		if tags[len(tags)-1] != "C->S(EOF)" && tags[len(tags)-1] != "S->C(EOF)" {
 			t.Errorf("seed %d: capture ends with %q", tc.seed, tags[len(tags)-1])
 		}
-		if !strings.Contains(r.stderr.String(), "dshgen tap: C->S 30 lines") {
-			t.Errorf("seed %d: no summary on stderr:\n%s", tc.seed, r.stderr.String())
+		// A last line without a newline counts as a line and is marked.
+		want := fmt.Sprintf("dshgen tap: C->S %s, S->C %s;", streamLines(client), streamLines(server))
+		if !strings.Contains(r.stderr.String(), want) {
+			t.Errorf("seed %d: no summary %q on stderr:\n%s", tc.seed, want, r.stderr.String())
 		}
 	}
+}
+
+// streamLines is what the text summary says of a stream: "30 lines (N
+// bytes)" or, with no newline at its end, "30 lines (N bytes, the last
+// unterminated)".
+func streamLines(b []byte) string {
+	n, last := bytes.Count(b, []byte{'\n'}), ""
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n, last = n+1, ", the last unterminated"
+	}
+	return fmt.Sprintf("%d lines (%d bytes%s)", n, len(b), last)
 }
 
 func TestTapCLIExitStatus(t *testing.T) {
@@ -393,6 +406,30 @@ func TestTapCLIReportStaysOffStdout(t *testing.T) {
 		}
 		if tc.format == "json" && !json.Valid(rep) {
 			t.Errorf("json report is not one JSON document:\n%s", rep)
+		}
+	}
+}
+
+// TestTapCLIUnterminatedLine: the text summary counts a last line without
+// a newline as a line and says it is unterminated, in each direction; the
+// jsonl summary marks it; the bytes forwarded are the input's.
+func TestTapCLIUnterminatedLine(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report")
+	in := strings.Repeat("{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n", 6) + `{"jsonrpc":"2.0","method":"y"}`
+	for _, tc := range []struct{ format, want string }{
+		{"text", fmt.Sprintf("dshgen tap: C->S 7 lines (%d bytes, the last unterminated), S->C 7 lines (%d bytes, the last unterminated);", len(in), len(in))},
+		{"jsonl", `"lines":7,"unterminated":true`},
+	} {
+		r := startTap(t, os.Environ(), "--report", report, "--format", tc.format, "--", "cat")
+		io.WriteString(r.stdin, in)
+		r.stdin.Close()
+		out, _ := io.ReadAll(r.stdout)
+		if code := r.wait(t, 10*time.Second); code != 0 || string(out) != in {
+			t.Errorf("%s: exit %d, out %q", tc.format, code, out)
+		}
+		if rep, _ := os.ReadFile(report); !bytes.Contains(rep, []byte(tc.want)) {
+			t.Errorf("%s report lacks %q:\n%s", tc.format, tc.want, rep)
 		}
 	}
 }

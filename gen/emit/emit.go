@@ -17,12 +17,14 @@ import (
 type Emitter struct {
 	// Lang is the --lang name and the first path element of its files.
 	Lang string
+	// ID is the language in the IR's naming decisions (ir.CheckPackage).
+	ID   ir.Lang
 	Emit func(*ir.Model, ir.Options) ([]ir.File, error)
 }
 
 // All are the emitters, in output order.
 var All = []Emitter{
-	{"go", golang.Emit},
-	{"python", python.Emit},
-	{"ts", typescript.Emit},
+	{"go", ir.LangGo, golang.Emit},
+	{"python", ir.LangPython, python.Emit},
+	{"ts", ir.LangTS, typescript.Emit},
 }

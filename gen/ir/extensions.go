@@ -45,3 +45,35 @@ var (
 func Keywords() []schemadoc.Keyword {
 	return []schemadoc.Keyword{kwName, kwGoName, kwPythonName, kwTSName, kwEnumNames, kwValidationOnly, kwUnionTag, kwMethods, kwTSRequestMap, kwTSNotificationMap, kwMethod, kwSide, kwExtensionPrefix, kwRuleSets, kwRequestID}
 }
+
+// maxKeywordTypo is how far (EditDistance) an unknown root "x-" keyword may
+// be from a known one to be taken for a misspelling of it.
+const maxKeywordTypo = 2
+
+// schemaWarnings are the things in a loaded schema that make generation
+// and validation do less than the schema's author likely meant, without
+// being wrong (Model.Warnings): a root "x-" keyword dshgen does not read
+// that is a likely misspelling of one it does ("x-methds"), and a schema
+// with no method at all — no x-methods and none inferred
+// (methods_infer.go) — so no SDK is printed and the validator knows no
+// method.
+func (l *loader) schemaWarnings(root loc, m *Model) []Problem {
+	var known []string
+	for _, kw := range Keywords() {
+		known = append(known, kw.Name)
+	}
+	var out []Problem
+	for _, k := range root.Node().Keys() {
+		if len(k) < 2 || k[:2] != "x-" || contains(known, k) {
+			continue
+		}
+		if near := Nearest(k, known, maxKeywordTypo); near != "" {
+			out = append(out, l.set.Problem(root.Child(k), "dshgen reads no keyword "+k+": did you mean "+near+"?", "rename it to "+near))
+		}
+	}
+	if root.Node().Get(kwMethods.Name) == nil && len(m.Methods) == 0 && len(m.InputRequests) == 0 && m.ExtensionPrefix == "" {
+		out = append(out, l.set.Problem(root, "no JSON-RPC method: the schema has no "+kwMethods.Name+" and none could be inferred, so generate prints types without an SDK and validate reports every method as unknown",
+			"add an "+kwMethods.Name+" table at the root, see gen/ir/METHODS.md"))
+	}
+	return out
+}

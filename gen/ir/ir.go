@@ -121,6 +121,11 @@ type Model struct {
 	// "x-validation-only": true — checked by the validator, not generated
 	// (for example a JSON-RPC envelope union told apart by "not" clauses).
 	ValidationOnly []string
+	// Warnings are what about the schema makes dshgen do less than its
+	// author likely meant, without failing the load: a misspelt root "x-"
+	// keyword, no method at all (extensions.go, schemaWarnings). Each has
+	// its file, line, pointer and fix; dshgen prints them on stderr.
+	Warnings []Problem
 
 	byPointer map[string]*Type
 	source    *schemadoc.Set

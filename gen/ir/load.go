@@ -124,6 +124,7 @@ func build(set *schemadoc.Set, path string, lenient bool) (*Model, []Problem, er
 		m.RuleSets = append(m.RuleSets, r.Str())
 	}
 	methods := len(l.problems)
+	m.Warnings = l.schemaWarnings(at, m)
 	m.SDK = l.sdk(m, at) // after the count: a bad x-request-id concerns the bindings only
 	if lenient {
 		l.degradeRefused()

@@ -105,6 +105,7 @@ type reservedNames struct {
 	pyAttrs   Reserved // attributes of generated classes
 	pyMethods Reserved // module-level names of methods.py (method constants)
 	tsTypes   Reserved // names exported by the TypeScript package
+	pyModules Reserved // standard-library modules the generated Python imports (not a package name)
 	err       error
 }
 
@@ -119,7 +120,7 @@ var reserved = sync.OnceValue(func() *reservedNames {
 func loadReserved(fsys fs.FS) (*reservedNames, error) {
 	r := &reservedNames{
 		goTypes: Reserved{}, goPackage: Reserved{}, goFields: Reserved{},
-		pyTypes: Reserved{}, pyAttrs: Reserved{}, pyMethods: Reserved{}, tsTypes: Reserved{},
+		pyTypes: Reserved{}, pyAttrs: Reserved{}, pyMethods: Reserved{}, tsTypes: Reserved{}, pyModules: Reserved{},
 	}
 	goFiles, _ := fs.Glob(fsys, "go/*.go.tmpl")
 	for _, f := range goFiles {
@@ -164,6 +165,18 @@ func loadReserved(fsys fs.FS) (*reservedNames, error) {
 	}
 	r.pyMethods.add("templates/python/methods.py.tmpl", PyModuleNames(string(methods)).Names...)
 	r.pyMethods.add("the Python method maps", pyRequestMap, pyNotificationMap)
+	pyFiles, _ := fs.Glob(fsys, "python/*.tmpl")
+	for _, f := range pyFiles {
+		src, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		r.pyModules.add("imported by templates/"+f, pyImportedModules(string(src))...)
+	}
+	for _, mod := range PyImports {
+		top, _, _ := strings.Cut(mod, ".")
+		r.pyModules.add("imported by the Python emitter", top)
+	}
 
 	r.tsTypes.add("the TypeScript language (keywords)", dataLines(typescriptNamesTxt)...)
 	tsFiles, _ := fs.Glob(fsys, "ts/*.ts.tmpl")
@@ -362,7 +375,7 @@ func TSExports(src string) []string {
 
 // ReservedNames returns the reserved identifiers of one language namespace
 // ("go types", "go fields", "python types", "python attributes", "python
-// methods", "ts types"), for tests and tools.
+// methods", "ts types", "python modules"), for tests and tools.
 func ReservedNames(space string) (Reserved, error) {
 	r := reserved()
 	if r.err != nil {
@@ -383,6 +396,8 @@ func ReservedNames(space string) (Reserved, error) {
 		return r.pyMethods, nil
 	case "ts types":
 		return r.tsTypes, nil
+	case "python modules":
+		return r.pyModules, nil
 	}
 	return nil, fmt.Errorf("no namespace %q", space)
 }

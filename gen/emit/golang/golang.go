@@ -25,6 +25,9 @@ const jsonPkg = "encoding/json"
 // go.mod when o.GoModule is set).
 func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 	pkg := o.PackageName()
+	if err := ir.CheckPackage(pkg, []ir.Lang{ir.LangGo}); err != nil {
+		return nil, err
+	}
 	dir := path.Join("go", pkg)
 	var header strings.Builder
 	for _, l := range m.HeaderLines(o) {
@@ -730,8 +733,8 @@ func (e *emitter) unknownVariant(f *jen.File, t *ir.Type) {
 	tag := union.Union.Tag
 	c := &comment{}
 	c.text(t.Doc())
-	c.para("A %s whose %q is none of the known tags (a newer peer's or a plugin's): Raw keeps the value's "+
-		"exact JSON and MarshalJSON writes it back unchanged. %s", goName(union), tag, unknownPolicy(union))
+	c.para("%s %s whose %q is none of the known tags (a newer peer's or a plugin's): Raw keeps the value's "+
+		"exact JSON and MarshalJSON writes it back unchanged. %s", ir.ArticleCap(goName(union)), goName(union), tag, unknownPolicy(union))
 	if t.Fallback != nil {
 		c.source(t.Pointer + " (the fallback branch of " + union.Pointer + ")")
 	} else {

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -42,8 +41,8 @@ type emitter struct {
 }
 
 func (e *emitter) emit() ([]ir.File, error) {
-	if !isIdentifier(e.pkg) {
-		return nil, fmt.Errorf("python: package name %q is not a Python identifier", e.pkg)
+	if err := ir.CheckPackage(e.pkg, []ir.Lang{ir.LangPython}); err != nil {
+		return nil, fmt.Errorf("python: %w", err)
 	}
 	for _, t := range e.m.Decls {
 		if t.Kind == ir.KindUnion && t.Union.By > ir.ByTry {
@@ -236,10 +235,6 @@ func afterImports(body string) (gap, code string) {
 	}
 	return "\n\n", code
 }
-
-var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-func isIdentifier(s string) bool { return identRe.MatchString(s) }
 
 func tomlStr(s string) string {
 	var b strings.Builder

@@ -414,7 +414,7 @@ func (e *emitter) unknownClass(p *printer, t *ir.Type) {
 	}
 	p.P("@dataclass(kw_only=True, slots=True)")
 	p.Block("class "+name+":", func() {
-		p.Doc(fmt.Sprintf("A %s whose %s is none of its known tags.", u.Name, tag), t.Doc(),
+		p.Doc(fmt.Sprintf("%s %s whose %s is none of its known tags.", ir.ArticleCap(u.Name), u.Name, tag), t.Doc(),
 			"Keeps the whole JSON object in ``raw`` and re-encodes it unchanged, so a newer peer's variant "+
 				"passes through an older SDK without loss. "+policy, source)
 		p.Blank(1)
@@ -524,12 +524,12 @@ func (e *emitter) wrappers(p *printer, t *ir.Type) {
 	self := ir.TypeRef{Kind: ir.RefNamed, Named: t}
 	a := ann(&self, "")
 	p.Block(fmt.Sprintf("def decode_%s(value: _JsonValue) -> %s:", name, a), func() {
-		p.Doc(fmt.Sprintf("Decode a %s (%s); raises DecodeError.", t.Name, t.Pointer))
+		p.Doc(fmt.Sprintf("Decode %s %s (%s); raises DecodeError.", ir.Article(t.Name), t.Name, t.Pointer))
 		p.P("return decode(%s, value)", decoderOf(t))
 	})
 	p.Blank(2)
 	p.Block(fmt.Sprintf("def encode_%s(value: %s) -> _JsonValue:", name, a), func() {
-		p.Doc(fmt.Sprintf("Encode a %s as a JSON value.", t.Name))
+		p.Doc(fmt.Sprintf("Encode %s %s as a JSON value.", ir.Article(t.Name), t.Name))
 		switch {
 		case t.Kind == ir.KindEnum:
 			p.P("return value")

@@ -201,8 +201,8 @@ func (e *emitter) build() (*view, error) {
 		SHA256:      m.SHA256,
 		BuiltinJSON: true,
 	}
-	if !validPackageName(v.Package) {
-		return nil, fmt.Errorf("typescript: package name %q is not a valid npm package name (lower case letters, digits, '-', '.', '_', optionally @scope/)", v.Package)
+	if err := ir.CheckPackage(v.Package, []ir.Lang{ir.LangTS}); err != nil {
+		return nil, fmt.Errorf("typescript: %w", err)
 	}
 	for _, t := range m.Decls {
 		if isSchemaJSONValue(t) {
@@ -384,10 +384,6 @@ var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 func isSchemaJSONValue(t *ir.Type) bool {
 	return t.Kind == ir.KindAlias && t.Alias.Kind == ir.RefJSON && !t.Alias.Nullable && t.Names.Of(ir.LangTS) == jsonValueName
 }
-
-var npmNameRE = regexp.MustCompile(`^(@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$`)
-
-func validPackageName(s string) bool { return len(s) <= 214 && npmNameRE.MatchString(s) }
 
 // decl prints one declaration.
 func (e *emitter) decl(t *ir.Type) (*decl, error) {

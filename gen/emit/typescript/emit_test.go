@@ -127,7 +127,7 @@ func TestErrors(t *testing.T) {
 		name, doc, want string
 		o               ir.Options
 	}{
-		{"package", `{"$defs": {}}`, `package name "Bad Name" is not a valid npm package name`, ir.Options{Package: "Bad Name"}},
+		{"package", `{"$defs": {}}`, `package name "Bad Name": TypeScript rejects it: an npm package name is lower case`, ir.Options{Package: "Bad Name"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

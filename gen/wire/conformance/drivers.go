@@ -39,7 +39,8 @@ type Tools struct {
 	Node   string // node 20+ (default "node")
 	// TypeScript is the directory of the typescript package the TypeScript
 	// driver compiles with; "" lets node resolve "typescript" from the
-	// working directory.
+	// working directory, else from the bindings' ts directory (the
+	// generated package's node_modules, after npm install there).
 	TypeScript string
 }
 

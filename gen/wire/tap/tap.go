@@ -153,9 +153,15 @@ type Notice struct {
 
 // DirStats counts one direction's traffic.
 type DirStats struct {
-	Bytes     int64 `json:"bytes"`     // bytes read from the sending side (all of them are in the capture)
-	Lines     int64 `json:"lines"`     // "\n" bytes among them
-	Forwarded int64 `json:"forwarded"` // bytes written to the receiving side
+	Bytes int64 `json:"bytes"` // bytes read from the sending side (all of them are in the capture)
+	// Lines counts the lines among them: each "\n", plus the last line
+	// when the stream ended (or the tap stopped) without a "\n" after it
+	// (then Unterminated is true).
+	Lines int64 `json:"lines"`
+	// Unterminated is true when bytes came after the last "\n" (or no "\n"
+	// came at all): the final line has no line end.
+	Unterminated bool  `json:"unterminated"`
+	Forwarded    int64 `json:"forwarded"` // bytes written to the receiving side
 	// EOF is true when the sending side ended its stream; false when the
 	// tap stopped reading first (server exited while the client held
 	// stdin open, client gone, drain timeout).
@@ -276,6 +282,9 @@ func (t *tapper) observe(dir int, kind chunkKind, data []byte) bool {
 		}
 		t.stats[dir].Bytes += int64(len(data))
 		t.stats[dir].Lines += int64(bytes.Count(data, []byte{'\n'}))
+		if len(data) > 0 {
+			t.stats[dir].Unterminated = data[len(data)-1] != '\n'
+		}
 	} else {
 		t.ended[dir] = true
 		t.stats[dir].EOF = kind == kindEOF
@@ -488,6 +497,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	t.obsMu.Lock()
 	res.ClientToServer, res.ServerToClient = t.stats[0], t.stats[1]
 	t.obsMu.Unlock()
+	// t.stats count "\n" bytes (line numbers for the notices); the result
+	// counts an unterminated last line too.
+	for _, d := range []*DirStats{&res.ClientToServer, &res.ServerToClient} {
+		if d.Unterminated {
+			d.Lines++
+		}
+	}
 	res.ClientToServer.Forwarded = t.forwarded[0].Load()
 	res.ServerToClient.Forwarded = t.forwarded[1].Load()
 	if t.valQ != nil {

@@ -734,3 +734,39 @@ func TestTapSinkPanic(t *testing.T) {
 		t.Errorf("the sink got %d frames after it broke", sink.frames[0]+sink.frames[1]-2)
 	}
 }
+
+// TestTapCountsUnterminatedLine: a last line without "\n" is counted as a
+// line, in both directions, and marked Unterminated; a stream that ends
+// with "\n" is not; the bytes forwarded and captured are the same either
+// way.
+func TestTapCountsUnterminatedLine(t *testing.T) {
+	for _, c := range []struct {
+		in, extra          string
+		c2sLines, s2cLines int64
+		c2sOpen, s2cOpen   bool
+	}{
+		{"1\n2\n3", `x\ny`, 3, 4, true, true}, // S->C: "1\n2\n3x\ny"
+		{"1\n2\n", `x\n`, 2, 3, false, false},
+		{"", "", 0, 0, false, false},
+		{"", `z`, 0, 1, false, true},
+	} {
+		var out, capture bytes.Buffer
+		res := runTap(t, Config{Command: []string{"sh", "-c", `cat; printf '` + c.extra + `'`}, Stdin: strings.NewReader(c.in), Stdout: &out, Capture: &capture})
+		wantOut := c.in + strings.ReplaceAll(c.extra, `\n`, "\n")
+		if out.String() != wantOut {
+			t.Errorf("%q: forwarded %q, want %q", c.in, out.String(), wantOut)
+		}
+		streams, _ := parseCapture(t, capture.Bytes())
+		if string(streams[0]) != c.in || string(streams[1]) != wantOut {
+			t.Errorf("%q: captured %q / %q", c.in, streams[0], streams[1])
+		}
+		cs, sc := res.ClientToServer, res.ServerToClient
+		if cs.Lines != c.c2sLines || cs.Unterminated != c.c2sOpen || sc.Lines != c.s2cLines || sc.Unterminated != c.s2cOpen {
+			t.Errorf("%q + %q: C->S %d lines (unterminated %v), S->C %d (unterminated %v); want %d (%v), %d (%v)",
+				c.in, c.extra, cs.Lines, cs.Unterminated, sc.Lines, sc.Unterminated, c.c2sLines, c.c2sOpen, c.s2cLines, c.s2cOpen)
+		}
+		if cs.Bytes != int64(len(c.in)) || sc.Bytes != int64(len(wantOut)) || cs.Forwarded != cs.Bytes || sc.Forwarded != sc.Bytes {
+			t.Errorf("%q: bytes %+v %+v", c.in, cs, sc)
+		}
+	}
+}

@@ -515,7 +515,7 @@ type AssistantStreamRecord interface {
 	isAssistantStreamRecord()
 }
 
-// A AssistantStreamRecord whose "type" is none of the known tags (a newer peer's or a plugin's):
+// An AssistantStreamRecord whose "type" is none of the known tags (a newer peer's or a plugin's):
 // Raw keeps the value's exact JSON and MarshalJSON writes it back unchanged. The schema's union is
 // closed: the validator reports an unknown tag as an error.
 //
@@ -2485,7 +2485,7 @@ type LLMRetryStartedEvent struct {
 
 func (LLMRetryStartedEvent) isSessionEvent() {}
 
-// A LLMRetry whose "mode" is none of the known tags (a newer peer's or a plugin's): Raw keeps the
+// An LLMRetry whose "mode" is none of the known tags (a newer peer's or a plugin's): Raw keeps the
 // value's exact JSON and MarshalJSON writes it back unchanged. The schema's union is closed: the
 // validator reports an unknown tag as an error.
 //

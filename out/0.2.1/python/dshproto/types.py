@@ -1303,7 +1303,7 @@ class AssistantStreamReasoningChunks:
 
 @dataclass(kw_only=True, slots=True)
 class AssistantStreamRecordUnknown:
-    """A AssistantStreamRecord whose "type" is none of its known tags.
+    """An AssistantStreamRecord whose "type" is none of its known tags.
 
     Keeps the whole JSON object in ``raw`` and re-encodes it unchanged, so a newer
     peer's variant passes through an older SDK without loss. The schema's union is
@@ -24393,14 +24393,14 @@ def encode_SurfaceOpAppend(value: SurfaceOpAppend | str) -> _JsonValue:
 
 
 def decode_AssistantStreamRecord(value: _JsonValue) -> AssistantStreamRecord | AssistantStreamRecordUnknown:
-    """Decode a AssistantStreamRecord (#/$defs/AssistantStreamRecord); raises
+    """Decode an AssistantStreamRecord (#/$defs/AssistantStreamRecord); raises
     DecodeError.
     """
     return decode(_d_AssistantStreamRecord, value)
 
 
 def encode_AssistantStreamRecord(value: AssistantStreamRecord | AssistantStreamRecordUnknown) -> _JsonValue:
-    """Encode a AssistantStreamRecord as a JSON value."""
+    """Encode an AssistantStreamRecord as a JSON value."""
     return value.to_json()
 
 

@@ -20,7 +20,8 @@
 // TypeScript's compiler API, in process: strict, exactOptionalPropertyTypes,
 // noUncheckedIndexedAccess, ES2022 modules. Any compile error fails the run.
 // TypeScript is the package in $DSHGEN_TYPESCRIPT, else the one node
-// resolves from the working directory (`npm install typescript` there).
+// resolves from the working directory (`npm install typescript` there),
+// else the generated package's own (`npm install` in out/ts).
 // From the same program it extracts, with the type checker, a table of the
 // TypeScript types of every method's params and result and of the error
 // object, which driver.ts follows member by member. Output and table are
@@ -57,15 +58,26 @@ function fatal(msg) {
   process.exit(2);
 }
 
-/** The directory of the TypeScript package to compile with. */
-function typeScriptDir() {
+/**
+ * The directory of the TypeScript package to compile with: $DSHGEN_TYPESCRIPT,
+ * else the one node resolves from the working directory, else the one the
+ * generated package under test has (npm install in out/ts puts its
+ * devDependency typescript into out/ts/node_modules; resolved from out/ts
+ * upward).
+ */
+function typeScriptDir(outTs) {
   const env = process.env.DSHGEN_TYPESCRIPT;
   if (env) return path.resolve(env);
-  try {
-    return path.dirname(createRequire(path.join(process.cwd(), "noop.js")).resolve("typescript/package.json"));
-  } catch {
-    fatal(`TypeScript not found: install it where you run dshgen (npm install typescript) or set DSHGEN_TYPESCRIPT to the directory of the typescript package (searched from ${process.cwd()})`);
+  const from = [process.cwd(), outTs];
+  for (const dir of from) {
+    try {
+      return path.dirname(createRequire(path.join(dir, "noop.js")).resolve("typescript/package.json"));
+    } catch {
+      // not there: the next place
+    }
   }
+  // Where it looked goes first: the driver's error line is clipped to 300 bytes.
+  fatal(`TypeScript not found (searched from ${from.join(" and from ")}): npm install typescript there, or set DSHGEN_TYPESCRIPT to the typescript package's directory`);
 }
 
 /** The installed TypeScript's version (the compiler itself is loaded only to build). */
@@ -458,9 +470,9 @@ async function serve({ entry }) {
 async function main() {
   const out = process.env.DSHGEN_TS_OUT;
   if (!out) fatal("DSHGEN_TS_OUT is not set (the path of the out/ts directory to test)");
-  const tsPackage = typeScriptDir();
-  const tsVersion = typeScriptVersion(tsPackage);
   const outTs = path.resolve(out);
+  const tsPackage = typeScriptDir(outTs);
+  const tsVersion = typeScriptVersion(tsPackage);
   const sources = bindingSources(outTs);
   let entry;
   try {

@@ -1111,12 +1111,12 @@ def _e_Seq(o: Seq) -> _JsonValue:
 
 
 def decode_EpochMillis(value: _JsonValue) -> EpochMillis:
-    """Decode a EpochMillis (#/$defs/EpochMillis); raises DecodeError."""
+    """Decode an EpochMillis (#/$defs/EpochMillis); raises DecodeError."""
     return decode(_d_EpochMillis, value)
 
 
 def encode_EpochMillis(value: EpochMillis) -> _JsonValue:
-    """Encode a EpochMillis as a JSON value."""
+    """Encode an EpochMillis as a JSON value."""
     return _e_EpochMillis(value)
 
 

@@ -1157,12 +1157,12 @@ def encode_Level(value: Level | str) -> _JsonValue:
 
 
 def decode_OpAppend(value: _JsonValue) -> OpAppend | str:
-    """Decode a OpAppend (#/$defs/Op/oneOf/0); raises DecodeError."""
+    """Decode an OpAppend (#/$defs/Op/oneOf/0); raises DecodeError."""
     return decode(check_str, value)
 
 
 def encode_OpAppend(value: OpAppend | str) -> _JsonValue:
-    """Encode a OpAppend as a JSON value."""
+    """Encode an OpAppend as a JSON value."""
     return value
 
 
@@ -1197,32 +1197,32 @@ def encode_Closedness(value: Closedness | ClosednessUnknown) -> _JsonValue:
 
 
 def decode_Id(value: _JsonValue) -> Id:
-    """Decode a Id (#/$defs/Id); raises DecodeError."""
+    """Decode an Id (#/$defs/Id); raises DecodeError."""
     return decode(_d_Id, value)
 
 
 def encode_Id(value: Id) -> _JsonValue:
-    """Encode a Id as a JSON value."""
+    """Encode an Id as a JSON value."""
     return _e_Id(value)
 
 
 def decode_IdInteger(value: _JsonValue) -> IdInteger:
-    """Decode a IdInteger (#/$defs/Id/oneOf/1); raises DecodeError."""
+    """Decode an IdInteger (#/$defs/Id/oneOf/1); raises DecodeError."""
     return decode(_d_IdInteger, value)
 
 
 def encode_IdInteger(value: IdInteger) -> _JsonValue:
-    """Encode a IdInteger as a JSON value."""
+    """Encode an IdInteger as a JSON value."""
     return _e_IdInteger(value)
 
 
 def decode_IdString(value: _JsonValue) -> IdString:
-    """Decode a IdString (#/$defs/Id/oneOf/0); raises DecodeError."""
+    """Decode an IdString (#/$defs/Id/oneOf/0); raises DecodeError."""
     return decode(_d_IdString, value)
 
 
 def encode_IdString(value: IdString) -> _JsonValue:
-    """Encode a IdString as a JSON value."""
+    """Encode an IdString as a JSON value."""
     return _e_IdString(value)
 
 
@@ -1237,12 +1237,12 @@ def encode_JsonValue(value: JsonValue) -> _JsonValue:
 
 
 def decode_Op(value: _JsonValue) -> Op:
-    """Decode a Op (#/$defs/Op); raises DecodeError."""
+    """Decode an Op (#/$defs/Op); raises DecodeError."""
     return decode(_d_Op, value)
 
 
 def encode_Op(value: Op) -> _JsonValue:
-    """Encode a Op as a JSON value."""
+    """Encode an Op as a JSON value."""
     return _e_Op(value)
 
 
