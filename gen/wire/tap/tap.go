@@ -790,6 +790,12 @@ func (t *tapper) validateLoop() {
 					sp[c.dir].end(frameFn[c.dir], overFn[c.dir])
 					safe(func() { sink.End(dirNames[c.dir], c.kind == kindEOF, c.at) })
 				}
+				// Drop the chunk now, not at the end of the batch: a slow
+				// validator would otherwise keep the whole batch (up to the
+				// queue's bound) reachable after it is done with it, and the
+				// collector, which sizes its next goal from what it found
+				// reachable, lets the heap grow by that much again.
+				items[i] = chunk{}
 			}
 			clear(items)
 			buf = items[:0]
