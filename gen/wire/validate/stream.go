@@ -687,7 +687,7 @@ func (s *Stream) method(p *prepared, isRequest bool) {
 		return
 	}
 	if m == nil {
-		p.held = append(p.held, c.finding(RuleMethodUnknown, "", "/method", "", "", fmt.Sprintf("unknown method %q (known: %s)", name, v.methodNames)))
+		p.held = append(p.held, c.finding(RuleMethodUnknown, "", "/method", "", "", fmt.Sprintf("unknown method %q (%s)", name, v.methodNames)))
 		return
 	}
 	p.m = m

@@ -69,7 +69,7 @@ type Validator struct {
 	errorCodes map[string]string // schema pointers by code
 
 	methods     map[string]*ir.Method
-	methodNames string // sorted, for messages
+	methodNames string // "known: a, b" (sorted), or why there is none, for messages
 
 	// ruleSets are the names the schema's x-dshgen-rules opts into,
 	// checkers their compiled sets; ruleSev the severity overrides.
@@ -137,7 +137,10 @@ func New(model *ir.Model, opts Options) (*Validator, error) {
 		}
 	}
 	sort.Strings(names)
-	v.methodNames = strings.Join(names, ", ")
+	v.methodNames = "known: " + strings.Join(names, ", ")
+	if len(names) == 0 {
+		v.methodNames = "the schema declares no method: no x-methods, and none inferred"
+	}
 	v.idType = model.TypeByName("JsonRpcId")
 	v.errType = model.TypeByName("JsonRpcError")
 	for _, t := range []*ir.Type{v.idType, v.errType} {
