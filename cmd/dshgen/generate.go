@@ -31,6 +31,14 @@ var version = "0.1.0"
 // emitters are the target languages, by --lang name, in output order.
 var emitters = emit.All
 
+// sequentialDecls is the number of declarations (ir.Model.Decls) above
+// which generateAll runs the emitters one after another: each holds a
+// working copy of the bindings' text and views of about 2 B per schema byte
+// while it runs (gen/emit/BENCH.md), so three at once would triple the
+// peak for a large schema. The shipped revisions have 238 (0.0.1) and 315
+// (0.2.1) declarations; a 20-times copy of 0.0.1 is above the threshold.
+const sequentialDecls = 4096
+
 // generateAll runs the selected emitters and returns every file, sorted.
 // With o.Spool, each emitter's files are moved into it as soon as the
 // emitter returns (those it did not print there itself), so that the
@@ -49,7 +57,9 @@ func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
 			return nil, fmt.Errorf("unknown --lang %q (known: %s)", l, strings.Join(langNames(), ", "))
 		}
 	}
-	// The emitters only read the model: run them side by side.
+	// The emitters only read the model: run them side by side, or, for a
+	// large model, one after another, so that only one emitter's working
+	// memory is live at a time.
 	results := make([][]ir.File, len(emitters))
 	errs := make([]error, len(emitters))
 	var wg sync.WaitGroup
@@ -57,9 +67,7 @@ func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
 		if !want[e.Lang] && !want["all"] {
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		run := func() {
 			results[i], errs[i] = e.Emit(m, o)
 			for k, f := range results[i] {
 				if o.Spool == nil || errs[i] != nil {
@@ -67,6 +75,15 @@ func generateAll(m *ir.Model, langs []string, o ir.Options) ([]ir.File, error) {
 				}
 				results[i][k], errs[i] = o.Spool.Put(f)
 			}
+		}
+		if len(m.Decls) > sequentialDecls {
+			run()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run()
 		}()
 	}
 	wg.Wait()
@@ -286,10 +303,18 @@ func generateJobs(cmd *cobra.Command, src *schemaFlags, outDir, vectorsDir strin
 		return ""
 	}
 	if src.schema != "" {
-		m, err := src.load(cmd.ErrOrStderr())
+		if err := src.check(); err != nil {
+			return nil, err
+		}
+		// Without vectors nothing compiles the schema after the load: its
+		// text can go before the IR is built (a large schema's memory).
+		s := src.source()
+		s.BindingsOnly = vectorsDir == ""
+		m, err := ir.LoadSource(s)
 		if err != nil {
 			return nil, err
 		}
+		printWarnings(cmd.ErrOrStderr(), m)
 		return []generateJob{{m: m, out: outDir, vectors: vectorsDir}}, nil
 	}
 	if src.revision != "" {

@@ -214,42 +214,40 @@ func (l *loader) cycleProblem(cyc []*Type, why string) {
 		"break the cycle: make one member optional or nullable, or put it in an array")
 }
 
-// nameClaim is one identifier claimed in one language namespace.
-type nameClaim struct {
-	ident   string
-	pointer string // JSON pointer of the claimant (without '#')
-	at      loc
+// claimKey is one identifier in one language namespace.
+type claimKey struct {
+	space string
+	lang  Lang
+	ident string
 }
 
 // collisions gathers claims per language and reports pairs that clash,
 // one problem per pair listing every language where the pair collides.
 type collisions struct {
-	l      *loader
-	spaces map[string]map[string]nameClaim // namespace → ident → first claim
-	pairs  map[[2]string][]string          // (ptrA, ptrB) → "Lang (ident)"
-	order  [][2]string
-	locs   map[[2]string]loc
+	l *loader
+	// first is the JSON pointer (without '#') of each identifier's first
+	// claimant, in one map: a map per namespace (most are a type's few
+	// members) would be mostly empty slots.
+	first map[claimKey]string
+	pairs map[[2]string][]string // (ptrA, ptrB) → "Lang (ident)"
+	order [][2]string
+	locs  map[[2]string]loc
 }
 
 func (c *collisions) claim(space string, lang Lang, ident, pointer string, at loc) {
 	if ident == "" {
 		return
 	}
-	key := space + "\x00" + lang.String()
-	sp := c.spaces[key]
-	if sp == nil {
-		sp = map[string]nameClaim{}
-		c.spaces[key] = sp
-	}
-	prev, ok := sp[ident]
+	key := claimKey{space, lang, ident}
+	prev, ok := c.first[key]
 	if !ok {
-		sp[ident] = nameClaim{ident, pointer, at}
+		c.first[key] = pointer
 		return
 	}
-	if prev.pointer == pointer {
+	if prev == pointer {
 		return
 	}
-	pair := [2]string{prev.pointer, pointer}
+	pair := [2]string{prev, pointer}
 	if _, seen := c.pairs[pair]; !seen {
 		c.order = append(c.order, pair)
 		c.locs[pair] = at
@@ -333,7 +331,7 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 	for _, me := range m.Methods {
 		pyIdent(loc{Doc: l.set.Root(), Ptr: ptrOnly(me.Pointer)}, "method", me.Name, me.Names.Of(LangPython))
 	}
-	c := &collisions{l: l, spaces: map[string]map[string]nameClaim{}, pairs: map[[2]string][]string{}, locs: map[[2]string]loc{}}
+	c := &collisions{l: l, first: map[claimKey]string{}, pairs: map[[2]string][]string{}, locs: map[[2]string]loc{}}
 	// What the generated runtimes declare comes first, so a name derived
 	// from the schema (a Decode function, a method constant, a map name)
 	// that lands on one of them is reported.

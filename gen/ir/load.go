@@ -76,6 +76,9 @@ func openSet(src Source) (*schemadoc.Set, error) {
 	if err := set.MetaValidate(); err != nil {
 		return nil, err
 	}
+	if src.BindingsOnly {
+		set.DropText()
+	}
 	return set, nil
 }
 

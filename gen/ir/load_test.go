@@ -92,6 +92,17 @@ func TestCase05Collisions(t *testing.T) {
 	if len(ps) != 4 {
 		t.Fatalf("want 4 problems, got %d:\n%v", len(ps), err)
 	}
+	// A load for bindings only drops the text before the IR is built: the
+	// same problems, lines and all.
+	_, berr := LoadSource(Source{Path: path, BindingsOnly: true})
+	if bps := problems(t, berr); len(bps) != len(ps) || berr.Error() != err.Error() {
+		t.Errorf("BindingsOnly load:\n%v\nwant:\n%v", berr, err)
+	}
+	for _, p := range ps {
+		if p.Line == 0 {
+			t.Errorf("problem without a line: %v", p)
+		}
+	}
 	msg := err.Error()
 	for _, w := range want {
 		if !strings.Contains(msg, w[0]) || !strings.Contains(msg, w[1]) {

@@ -184,3 +184,28 @@ func (s *Spool) Put(f File) (File, error) {
 	w.Write(f.Data)
 	return w.Close(f.Path)
 }
+
+// CreateTidy prints a file into the spool through an ir.TidyWriter keeping
+// at most maxBlank blank lines in a row (the bytes of TidyLines over what
+// write writes): write is given the tidying writer; its error, or the
+// spool's, is returned.
+func (s *Spool) CreateTidy(path string, maxBlank int, write func(io.Writer) error) (File, error) {
+	w, err := s.Create()
+	if err != nil {
+		return File{}, err
+	}
+	tw := NewTidyWriter(w, maxBlank)
+	err = write(tw)
+	if cerr := tw.Close(); err == nil {
+		err = cerr
+	}
+	f, cerr := w.Close(path)
+	if err == nil {
+		err = cerr
+	}
+	if err != nil {
+		s.Discard(f)
+		return File{}, err
+	}
+	return f, nil
+}

@@ -34,6 +34,9 @@ func (s *Set) Compile(ptr string) (*jsonschema.Schema, error) {
 	if !ok {
 		return nil, fmt.Errorf("no schema file for %s", ptr)
 	}
+	if s.dropped {
+		return nil, errDropped
+	}
 	key := d.URL + "#" + frag
 	s.comp.mu.Lock()
 	defer s.comp.mu.Unlock()
@@ -104,6 +107,9 @@ func baseCompiler() *jsonschema.Compiler {
 func (s *Set) MetaValidate() error {
 	if s.Verified() {
 		return nil
+	}
+	if s.dropped {
+		return errDropped
 	}
 	plan := s.metaPieces()
 	if plan == nil {

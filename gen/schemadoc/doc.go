@@ -1,6 +1,7 @@
 package schemadoc
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"sort"
@@ -15,7 +16,8 @@ type Doc struct {
 	// Path is the absolute path; Show is the path as shown in messages
 	// (relative to the working directory when the user gave it so).
 	Path, Show string
-	// Raw is the file's bytes as read; SHA256 their lowercase hex sha256.
+	// Raw is the file's bytes as read (nil once the set's text is dropped:
+	// see Set.DropText); SHA256 their lowercase hex sha256.
 	Raw    []byte
 	SHA256 string
 	// Root is the parsed document (with overlay values merged in, for a
@@ -27,13 +29,36 @@ type Doc struct {
 	// (Draft2020 when it declares none).
 	Draft Draft
 
+	size      int64 // len(Raw), kept when Raw is dropped
 	linesOnce sync.Once
-	lines     []int // offsets of line starts
+	lines     []uint32 // offsets of line starts (the file is under 4 GiB: see indexLines)
 }
 
 func newDoc(abs, show string, raw []byte, root *Node) *Doc {
 	sum := sha256.Sum256(raw)
-	return &Doc{Path: abs, Show: show, Raw: raw, SHA256: hex.EncodeToString(sum[:]), Root: root, URL: fileURL(abs), Draft: Draft2020}
+	return &Doc{Path: abs, Show: show, Raw: raw, SHA256: hex.EncodeToString(sum[:]), Root: root, URL: fileURL(abs), Draft: Draft2020, size: int64(len(raw))}
+}
+
+// maxIndexed is the size up to which a file's line starts fit the
+// uint32 line index (larger files number every offset as line 1: no
+// reader accepts a file that large, see MaxFileBytes).
+const maxIndexed = 1<<32 - 1
+
+// indexLines builds the line index from Raw, once (4 bytes per line).
+func (d *Doc) indexLines() {
+	d.linesOnce.Do(func() {
+		d.lines = []uint32{0}
+		if d.size > maxIndexed {
+			return
+		}
+		n := bytes.Count(d.Raw, []byte{'\n'})
+		d.lines = make([]uint32, 1, n+1)
+		for i, c := range d.Raw {
+			if c == '\n' {
+				d.lines = append(d.lines, uint32(i+1))
+			}
+		}
+	})
 }
 
 // Line returns the 1-based line of a byte offset in the file.
@@ -44,22 +69,15 @@ func (d *Doc) Line(offset int64) int {
 
 // LineCol returns the 1-based line and column (in bytes) of a byte offset.
 func (d *Doc) LineCol(offset int64) (int, int) {
-	d.linesOnce.Do(func() {
-		d.lines = []int{0}
-		for i, c := range d.Raw {
-			if c == '\n' {
-				d.lines = append(d.lines, i+1)
-			}
-		}
-	})
+	d.indexLines()
 	if offset < 0 {
 		offset = 0
 	}
-	if offset > int64(len(d.Raw)) {
-		offset = int64(len(d.Raw))
+	if offset > d.size {
+		offset = d.size
 	}
-	i := sort.SearchInts(d.lines, int(offset)+1) - 1
-	return i + 1, int(offset) - d.lines[i] + 1
+	i := sort.Search(len(d.lines), func(i int) bool { return int64(d.lines[i]) > offset }) - 1
+	return i + 1, int(offset-int64(d.lines[i])) + 1
 }
 
 // Loc is a place in a schema document: the document and a JSON pointer

@@ -32,9 +32,18 @@ func (k Kind) String() string { return kindNames[k] }
 // A Node is read-only once its document is loaded, except for the "used"
 // mark Get sets on overlay-provided members (see Overlay).
 type Node struct {
-	kind Kind
-	b    bool
-	str  string // a string's value, a number's literal text
+	kind   Kind
+	b      bool
+	offset int64
+	str    string // a string's value, a number's literal text
+	from   *origin
+	// c holds an array's or object's members (nil for a scalar, and for
+	// an empty object): most values are scalars, which so take 48 bytes.
+	c *container
+}
+
+// container is the members of an array or object node.
+type container struct {
 	// items are an array's elements, or an object's member values in the
 	// order of keys.
 	items []*Node
@@ -42,23 +51,41 @@ type Node struct {
 	// index is where each member of an object of more than indexFrom
 	// members is in keys (a smaller object is searched in order: most are
 	// small, and a map each would double the tree's size).
-	index  map[string]int
-	offset int64
-	from   *origin
+	index map[string]int
 }
 
 // indexFrom is the number of members above which an object is indexed.
 const indexFrom = 12
 
+// elems returns an array's elements or an object's member values (nil for
+// a scalar).
+func (n *Node) elems() []*Node {
+	if n.c == nil {
+		return nil
+	}
+	return n.c.items
+}
+
+// names returns an object's member names (nil for any other node).
+func (n *Node) names() []string {
+	if n.c == nil {
+		return nil
+	}
+	return n.c.keys
+}
+
 // at returns the position of member key of an object node (-1 when absent).
 func (n *Node) at(key string) int {
-	if n.index != nil {
-		if i, ok := n.index[key]; ok {
+	if n.c == nil {
+		return -1
+	}
+	if n.c.index != nil {
+		if i, ok := n.c.index[key]; ok {
 			return i
 		}
 		return -1
 	}
-	for i, k := range n.keys {
+	for i, k := range n.c.keys {
 		if k == key {
 			return i
 		}
@@ -66,19 +93,28 @@ func (n *Node) at(key string) int {
 	return -1
 }
 
-// add appends member key to an object node (the parser, which has
-// checked key is new).
+// add appends member key to an object node (overlay application, which
+// has checked key is new).
 func (n *Node) add(key string, v *Node) {
-	n.keys = append(n.keys, key)
-	n.items = append(n.items, v)
+	if n.c == nil {
+		n.c = &container{}
+	}
+	c := n.c
+	c.keys = append(c.keys, key)
+	c.items = append(c.items, v)
 	switch {
-	case n.index != nil:
-		n.index[key] = len(n.keys) - 1
-	case len(n.keys) > indexFrom:
-		n.index = make(map[string]int, 2*len(n.keys))
-		for i, k := range n.keys {
-			n.index[k] = i
-		}
+	case c.index != nil:
+		c.index[key] = len(c.keys) - 1
+	case len(c.keys) > indexFrom:
+		c.indexKeys()
+	}
+}
+
+// indexKeys builds the index of an object's member names.
+func (c *container) indexKeys() {
+	c.index = make(map[string]int, 2*len(c.keys))
+	for i, k := range c.keys {
+		c.index[k] = i
 	}
 }
 
@@ -117,7 +153,7 @@ func (n *Node) Items() []*Node {
 	if n == nil || n.kind != Array {
 		return nil
 	}
-	return n.items
+	return n.elems()
 }
 
 // Keys returns an object node's member names in document order (nil for
@@ -126,16 +162,16 @@ func (n *Node) Keys() []string {
 	if n == nil || n.kind != Object {
 		return nil
 	}
-	return n.keys
+	return n.names()
 }
 
 // Len returns the number of members of an object or elements of an array.
 func (n *Node) Len() int {
 	switch n.Kind() {
 	case Object:
-		return len(n.keys)
+		return len(n.names())
 	case Array:
-		return len(n.items)
+		return len(n.elems())
 	}
 	return 0
 }
@@ -147,7 +183,7 @@ func (n *Node) Member(key string) *Node {
 		return nil
 	}
 	if i := n.at(key); i >= 0 {
-		return n.items[i]
+		return n.elems()[i]
 	}
 	return nil
 }
@@ -190,15 +226,15 @@ func (n *Node) Value() any {
 	case String:
 		return n.str
 	case Array:
-		out := make([]any, len(n.items))
-		for i, it := range n.items {
+		out := make([]any, len(n.elems()))
+		for i, it := range n.elems() {
 			out[i] = it.Value()
 		}
 		return out
 	}
-	out := make(map[string]any, len(n.keys))
-	for i, k := range n.keys {
-		out[k] = n.items[i].Value()
+	out := make(map[string]any, len(n.names()))
+	for i, k := range n.names() {
+		out[k] = n.elems()[i].Value()
 	}
 	return out
 }
@@ -214,7 +250,7 @@ func (n *Node) Walk(visit func(key string, v *Node) bool) {
 		}
 	}
 	for i, k := range n.Keys() {
-		if v := n.items[i]; visit(k, v) {
+		if v := n.elems()[i]; visit(k, v) {
 			v.Walk(visit)
 		}
 	}
@@ -240,7 +276,7 @@ func (n *Node) write(b *strings.Builder) {
 		b.Write(s)
 	case Array:
 		b.WriteByte('[')
-		for i, it := range n.items {
+		for i, it := range n.elems() {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -249,14 +285,14 @@ func (n *Node) write(b *strings.Builder) {
 		b.WriteByte(']')
 	case Object:
 		b.WriteByte('{')
-		for i, k := range n.keys {
+		for i, k := range n.names() {
 			if i > 0 {
 				b.WriteByte(',')
 			}
 			s, _ := json.Marshal(k)
 			b.Write(s)
 			b.WriteByte(':')
-			n.items[i].write(b)
+			n.elems()[i].write(b)
 		}
 		b.WriteByte('}')
 	}
@@ -265,7 +301,7 @@ func (n *Node) write(b *strings.Builder) {
 // set adds or replaces member key of an object node (overlay application).
 func (n *Node) set(key string, v *Node) {
 	if i := n.at(key); i >= 0 {
-		n.items[i] = v
+		n.c.items[i] = v
 		return
 	}
 	n.add(key, v)
@@ -310,10 +346,10 @@ func Resolve(root *Node, frag string) (*Node, bool) {
 			cur = v
 		case Array:
 			i, ok := arrayIndex(tok)
-			if !ok || i >= len(cur.items) {
+			if !ok || i >= len(cur.elems()) {
 				return nil, false
 			}
-			cur = cur.items[i]
+			cur = cur.elems()[i]
 		default:
 			return nil, false
 		}

@@ -97,8 +97,8 @@ func (s *Set) applyOverlay(file string) {
 		prob(at, "an overlay must be a JSON object {\"overlay\": {pointer: {keyword: value}}}", "")
 		return
 	}
-	for i, k := range od.Root.keys {
-		v := od.Root.items[i]
+	for i, k := range od.Root.names() {
+		v := od.Root.elems()[i]
 		switch k {
 		case "overlay":
 			if !v.IsObject() {
@@ -146,7 +146,7 @@ func (s *Set) applyOverlay(file string) {
 			prob(eat, "an overlay entry must be an object of keywords, e.g. {\"x-name\": \"Name\"}", "")
 			continue
 		}
-		for _, key := range e.keys {
+		for _, key := range e.names() {
 			v := e.Member(key)
 			vat := eat.Child(key)
 			kw, known := s.keywords[key]
@@ -190,7 +190,7 @@ func describe(n *Node) string {
 
 func mark(n *Node, o *origin) {
 	n.from = o
-	for _, it := range n.items { // an array's elements, an object's values
+	for _, it := range n.elems() { // an array's elements, an object's values
 		mark(it, o)
 	}
 }

@@ -58,7 +58,44 @@ type parser struct {
 	pos    int
 	budget *int
 	buf    []byte
+	// keys and items hold the members of the objects and arrays being
+	// parsed (those of one value from its base up), so that each node gets
+	// slices of exactly its length.
+	keys  []string
+	items []*Node
+	// names holds one copy of each object key and short string value seen
+	// (most repeat: "type", "description", "string"), shared by the nodes.
+	names map[string]string
 }
+
+// Interning bounds: strings up to internLen bytes, at most internMax of
+// them per document (beyond, strings are copied as they come).
+const (
+	internLen = 32
+	internMax = 1 << 20
+)
+
+// intern returns b as a string: the copy already held, or a new one.
+func (p *parser) intern(b []byte) string {
+	if len(b) > internLen {
+		return string(b)
+	}
+	if v, ok := p.names[string(b)]; ok {
+		return v
+	}
+	if p.names == nil {
+		p.names = map[string]string{}
+	}
+	s := string(b)
+	if len(p.names) < internMax {
+		p.names[s] = s
+	}
+	return s
+}
+
+// emptyArray is the members of every empty array (Items is then an empty,
+// non-nil slice).
+var emptyArray = &container{items: []*Node{}}
 
 func (p *parser) fail(msg string) error { return &SyntaxError{Offset: int64(p.pos), Msg: msg} }
 
@@ -156,6 +193,9 @@ func (p *parser) object(depth int) (*Node, error) {
 		p.pos++
 		return n, nil
 	}
+	base := len(p.keys)
+	defer func() { p.keys, p.items = p.keys[:base], p.items[:base] }()
+	var index map[string]int // past indexFrom members
 	for {
 		p.space()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -166,7 +206,7 @@ func (p *parser) object(depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n.at(key) >= 0 {
+		if p.dup(base, index, key) {
 			p.pos = keyAt
 			return nil, p.fail(fmt.Sprintf("duplicate object key %q", key))
 		}
@@ -180,11 +220,40 @@ func (p *parser) object(depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.add(key, v)
-		if done, err := p.next('}', "after object key:value pair"); done || err != nil {
-			return n, err
+		p.keys, p.items = append(p.keys, key), append(p.items, v)
+		switch {
+		case index != nil:
+			index[key] = len(p.keys) - 1 - base
+		case len(p.keys)-base > indexFrom:
+			index = make(map[string]int, 2*(len(p.keys)-base))
+			for i, k := range p.keys[base:] {
+				index[k] = i
+			}
+		}
+		done, err := p.next('}', "after object key:value pair")
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			n.c = &container{keys: append([]string(nil), p.keys[base:]...), items: append([]*Node(nil), p.items[base:]...), index: index}
+			return n, nil
 		}
 	}
+}
+
+// dup reports whether key is already a member of the object whose members
+// start at base in p.keys (index: its index, once it has one).
+func (p *parser) dup(base int, index map[string]int, key string) bool {
+	if index != nil {
+		_, ok := index[key]
+		return ok
+	}
+	for _, k := range p.keys[base:] {
+		if k == key {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) array(depth int) (*Node, error) {
@@ -199,18 +268,26 @@ func (p *parser) array(depth int) (*Node, error) {
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
-		n.items = []*Node{}
+		n.c = emptyArray
 		return n, nil
 	}
+	base := len(p.items)
+	defer func() { p.keys, p.items = p.keys[:base], p.items[:base] }()
 	for {
 		p.space()
 		v, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		n.items = append(n.items, v)
-		if done, err := p.next(']', "after array element"); done || err != nil {
-			return n, err
+		// keys stays as long as items: the empty name stands for an element.
+		p.keys, p.items = append(p.keys, ""), append(p.items, v)
+		done, err := p.next(']', "after array element")
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			n.c = &container{items: append([]*Node(nil), p.items[base:]...)}
+			return n, nil
 		}
 	}
 }
@@ -270,7 +347,8 @@ func (p *parser) number() (json.Number, error) {
 	return json.Number(d[start:p.pos]), nil
 }
 
-// string scans a string starting at the opening quote and returns its value.
+// string scans a string starting at the opening quote and returns its value
+// (interned: see intern).
 func (p *parser) string() (string, error) {
 	d := p.data
 	p.pos++ // "
@@ -282,7 +360,7 @@ func (p *parser) string() (string, error) {
 			s := d[start:p.pos]
 			p.pos++
 			if utf8.Valid(s) {
-				return string(s), nil
+				return p.intern(s), nil
 			}
 			p.pos = start
 			break
@@ -303,7 +381,7 @@ func (p *parser) string() (string, error) {
 		case c == '"':
 			p.pos++
 			p.buf = b
-			return string(b), nil
+			return p.intern(b), nil
 		case c < 0x20:
 			return "", p.unexpected("in string literal")
 		case c == '\\':

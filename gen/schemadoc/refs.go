@@ -34,8 +34,8 @@ func (s *Set) scanDoc(d *Doc) {
 
 // scanMethods checks the params/result $refs of an x-methods table.
 func (s *Set) scanMethods(at Loc, tbl *Node) {
-	for i, name := range tbl.keys {
-		e := tbl.items[i]
+	for i, name := range tbl.names() {
+		e := tbl.elems()[i]
 		for _, k := range []string{"params", "result"} {
 			if v := e.Member(k); v.IsObject() {
 				s.scanSchema(at.Child(name, k), v, 1)
@@ -50,8 +50,8 @@ func (s *Set) scanSchema(at Loc, n *Node, depth int) {
 		return
 	}
 	d := at.Doc
-	for i, k := range n.keys {
-		v := n.items[i]
+	for i, k := range n.names() {
+		v := n.elems()[i]
 		if kw, ok := s.keywords[k]; ok && !kw.Shape.fits(v) && (!kw.RootOnly || at.Ptr == "") {
 			s.add(at.Child(k), fmt.Sprintf("%s must be %s, not %s", k, kw.Shape, describe(v)), "")
 		}
@@ -70,7 +70,7 @@ func (s *Set) scanSchema(at Loc, n *Node, depth int) {
 					"declare one of "+KnownDialects+" (or drop $schema for draft 2020-12)")
 			}
 		case k == "$vocabulary" && v.IsObject():
-			for _, u := range v.keys {
+			for _, u := range v.names() {
 				if !standardVocabulary(u) {
 					s.add(at.Child(k, u), fmt.Sprintf("$vocabulary %q refused: only the standard 2019-09 and 2020-12 vocabularies are known, and dshgen never fetches one", u), "remove it")
 				}
@@ -79,7 +79,7 @@ func (s *Set) scanSchema(at Loc, n *Node, depth int) {
 			s.checkID(at, k, v.str, n)
 		case k == "items":
 			if v.Kind() == Array {
-				for i, it := range v.items {
+				for i, it := range v.elems() {
 					s.scanSchema(at.Child(k, i), it, depth+1)
 				}
 			} else {
@@ -88,12 +88,12 @@ func (s *Set) scanSchema(at Loc, n *Node, depth int) {
 		case oneSchema[k]:
 			s.scanSchema(at.Child(k), v, depth+1)
 		case schemaList[k] && v.Kind() == Array:
-			for i, it := range v.items {
+			for i, it := range v.elems() {
 				s.scanSchema(at.Child(k, i), it, depth+1)
 			}
 		case schemaMap[k] && v.IsObject():
-			for j, name := range v.keys {
-				s.scanSchema(at.Child(k, name), v.items[j], depth+1)
+			for j, name := range v.names() {
+				s.scanSchema(at.Child(k, name), v.elems()[j], depth+1)
 			}
 		}
 	}

@@ -37,6 +37,12 @@ type Source struct {
 	// test). A load whose every document is listed skips MetaValidate,
 	// and its library compilation can wait until a schema is first used.
 	Verified map[string]bool
+	// BindingsOnly says the caller builds bindings from the load and never
+	// compiles a schema with the validation library after it: the loader
+	// (gen/ir) then drops the files' text once they are meta-validated
+	// (Set.DropText), which for a schema file of B bytes is B bytes less
+	// memory while the IR is built.
+	BindingsOnly bool
 }
 
 // Set is one load: the root schema document, every sibling file its $refs
@@ -55,8 +61,25 @@ type Set struct {
 	keywords map[string]Keyword
 	verified map[string]bool
 
-	comp compiled
+	comp    compiled
+	dropped bool // DropText was called
 }
+
+// DropText lets go of the schema documents' bytes (Doc.Raw) once nothing
+// is to read them: the tree, the SHA256 and line numbers (the line index
+// is built first, 4 bytes per line) stay, so messages still name the
+// line; MetaValidate and Compile fail afterwards. Overlay files keep
+// theirs (they are small).
+func (s *Set) DropText() {
+	for _, d := range s.order {
+		d.indexLines()
+		d.Raw = nil
+	}
+	s.dropped = true
+}
+
+// errDropped is what the library steps return after DropText.
+var errDropped = errors.New("the schema documents' text was dropped after loading (Source.BindingsOnly): nothing can be compiled")
 
 // Open reads the root schema, every file its $refs reach, and the
 // overlays; it checks every reference keyword (see README.md) and applies
@@ -361,9 +384,9 @@ func (s *Set) Keywords(ptr string) (map[string]any, bool) {
 	}
 	out := map[string]any{}
 	for i := 0; i < 64 && n.IsObject(); i++ {
-		for i, k := range n.keys {
+		for i, k := range n.names() {
 			if _, seen := out[k]; !seen {
-				out[k] = n.items[i].Value()
+				out[k] = n.elems()[i].Value()
 			}
 		}
 		var ok bool

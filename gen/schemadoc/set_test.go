@@ -289,3 +289,46 @@ func TestLimitScale(t *testing.T) {
 		t.Fatalf("with the caps doubled: %v", err)
 	}
 }
+
+// TestDropText: once a set's text is dropped, problems still name the
+// line of the node (from the line index built before the bytes went),
+// every file's Raw is gone, and the library steps refuse instead of
+// compiling nothing.
+func TestDropText(t *testing.T) {
+	dir := write(t, t.TempDir(), map[string]string{
+		"schema.json": "{\n  \"$defs\": {\n    \"A\": {\"$ref\": \"b.json#/$defs/B\"},\n    \"C\": {\n      \"type\": \"string\"\n    }\n  }\n}\n",
+		"b.json":      "{\"$defs\":\n{\"B\":\n{\"type\":\"integer\"}}}",
+	})
+	s, err := Open(Source{Path: filepath.Join(dir, "schema.json")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MetaValidate(); err != nil {
+		t.Fatal(err)
+	}
+	before := []Problem{s.Problem(Loc{s.Root(), "/$defs/C/type"}, "m", ""), s.Problem(Loc{s.Docs()[1], "/$defs/B"}, "m", "")}
+	s.DropText()
+	after := []Problem{s.Problem(Loc{s.Root(), "/$defs/C/type"}, "m", ""), s.Problem(Loc{s.Docs()[1], "/$defs/B"}, "m", "")}
+	for i := range before {
+		if before[i] != after[i] {
+			t.Errorf("problem %d: %+v before DropText, %+v after", i, before[i], after[i])
+		}
+	}
+	if after[0].Line != 5 || after[1].Line != 3 {
+		t.Errorf("lines %d and %d, want 5 and 3", after[0].Line, after[1].Line)
+	}
+	if line, col := s.Docs()[1].LineCol(1 << 20); line != 3 || col != 21 {
+		t.Errorf("an offset past the end: line %d column %d, want just past the last byte (3, 21)", line, col)
+	}
+	for _, d := range s.Docs() {
+		if d.Raw != nil {
+			t.Errorf("%s: Raw kept", d.Show)
+		}
+	}
+	if _, err := s.Compile("#/$defs/C"); err == nil || !strings.Contains(err.Error(), "dropped") {
+		t.Errorf("Compile after DropText: %v, want the text-dropped error", err)
+	}
+	if err := s.MetaValidate(); err == nil {
+		t.Error("MetaValidate after DropText passed")
+	}
+}

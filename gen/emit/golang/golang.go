@@ -58,11 +58,11 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 		return nil, err
 	}
 	methods := newGoFile("methods.go", pkg, headers, nil)
-	e.methods(methods.Next())
+	e.methods(methods)
 	files := []*goFile{codec, methods, types}
 	if len(m.Methods) > 0 { // a schema of types alone has no SDK to print
 		sdk := newGoFile("sdk.go", pkg, headers, nil)
-		e.sdk(sdk.Next())
+		e.sdk(sdk)
 		files = append(files, sdk)
 	}
 	var rendered []ir.File

@@ -10,9 +10,10 @@ import (
 
 // methods prints the method-name constants and the request and
 // notification maps (MethodInfo, LookupMethod, DecodeParams and
-// DecodeResult are in the runtime).
-func (e *emitter) methods(f *jen.File) {
+// DecodeResult are in the runtime), each a group of its own (goFile.Next).
+func (e *emitter) methods(g *goFile) {
 	if len(e.m.Methods) > 0 {
+		f := g.Next()
 		var consts []jen.Code
 		for _, m := range e.m.Methods {
 			c := &comment{indent: 1}
@@ -30,6 +31,7 @@ func (e *emitter) methods(f *jen.File) {
 		if kind == ir.Notification {
 			name = e.m.NotificationMap.Of(ir.LangGo)
 		}
+		f := g.Next()
 		f.Comment(fmt.Sprintf("%s maps each %s method to its direction and decoders.", name, kind))
 		f.Var().Id(name).Op("=").Map(jen.String()).Id("MethodInfo").Values(jen.DictFunc(func(d jen.Dict) {
 			for _, m := range e.m.Methods {

@@ -16,11 +16,11 @@ const (
 // sdk prints sdk.go: the request id minter, the Client with its
 // ClientHandlers, the Server interface and the ServerConn, all from
 // m.SDK.
-func (e *emitter) sdk(f *jen.File) {
+func (e *emitter) sdk(g *goFile) {
 	s := e.m.SDK
-	e.requestID(f, s.IDs)
-	e.client(f, s.Client)
-	e.server(f, s.Server)
+	e.requestID(g.Next(), s.IDs)
+	e.client(g, s.Client)
+	e.server(g, s.Server)
 }
 
 func (e *emitter) requestID(f *jen.File, ids ir.IDStyle) {
@@ -154,7 +154,8 @@ func methodDoc(m *ir.SDKMethod, indent int, format string, args ...any) *comment
 	return c
 }
 
-func (e *emitter) client(f *jen.File, side *ir.Side) {
+func (e *emitter) client(g *goFile, side *ir.Side) {
+	f := g.Next()
 	title := e.m.Title
 	c := &comment{}
 	c.para("Client is the client side of %s over a Conn: one method per request and notification the client sends; what the server sends goes to ClientHandlers.", title)
@@ -234,18 +235,19 @@ func (e *emitter) client(f *jen.File, side *ir.Side) {
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("NewClient").Call(jen.Id("r"), jen.Id("w"), jen.Id("h"), jen.Id("opts")), jen.Nil()))
 	f.Line()
-	e.senders(f, "c", "Client", side)
+	e.senders(g, "c", "Client", side)
 }
 
 // senders prints the connection accessors of typ and its typed methods
 // sending side's requests and notifications.
-func (e *emitter) senders(f *jen.File, recv, typ string, side *ir.Side) {
-	e.connAccessors(f, recv, typ)
+// Each method is a group of its own (goFile.Next).
+func (e *emitter) senders(g *goFile, recv, typ string, side *ir.Side) {
+	e.connAccessors(g.Next(), recv, typ)
 	for _, m := range side.Calls {
-		e.callMethod(f, recv, typ, m)
+		e.callMethod(g.Next(), recv, typ, m)
 	}
 	for _, m := range side.Notifies {
-		e.notifyMethod(f, recv, typ, m)
+		e.notifyMethod(g.Next(), recv, typ, m)
 	}
 }
 
@@ -309,7 +311,8 @@ func (e *emitter) notifyMethod(f *jen.File, recv, typ string, m *ir.SDKMethod) {
 	f.Line()
 }
 
-func (e *emitter) server(f *jen.File, side *ir.Side) {
+func (e *emitter) server(g *goFile, side *ir.Side) {
+	f := g.Next()
 	title := e.m.Title
 	var methods []jen.Code
 	for _, m := range side.Serves {
@@ -327,7 +330,8 @@ func (e *emitter) server(f *jen.File, side *ir.Side) {
 	addDoc(f, c)
 	f.Type().Id("Server").Interface(methods...)
 	f.Line()
-	e.unimplementedServer(f, side)
+	e.unimplementedServer(g, side)
+	f = g.Next()
 
 	var cases []jen.Code
 	for _, m := range side.Serves {
@@ -371,13 +375,15 @@ func (e *emitter) server(f *jen.File, side *ir.Side) {
 			Block(jen.Return(jen.Err())),
 		jen.Return(jen.Nil()))
 	f.Line()
-	e.senders(f, "s", "ServerConn", side)
+	e.senders(g, "s", "ServerConn", side)
 }
 
 // unimplementedServer prints UnimplementedServer, the Server a runtime
 // embeds to serve only some of the requests: each of its request methods
 // answers -32601 and each notification method does nothing.
-func (e *emitter) unimplementedServer(f *jen.File, side *ir.Side) {
+// Each method is a group of its own (goFile.Next).
+func (e *emitter) unimplementedServer(g *goFile, side *ir.Side) {
+	f := g.Next()
 	c := &comment{}
 	c.para("UnimplementedServer is a Server that serves nothing: each request method returns ErrMethodNotFound (answered -32601) and each notification method returns nil. Embed it in a Server to implement only the methods it serves; a method the protocol gains later is then answered -32601 instead of breaking the build.")
 	addDoc(f, c)
@@ -386,6 +392,7 @@ func (e *emitter) unimplementedServer(f *jen.File, side *ir.Side) {
 	f.Var().Id("_").Id("Server").Op("=").Id("UnimplementedServer").Values()
 	f.Line()
 	for _, m := range side.Serves {
+		f := g.Next()
 		name := m.Call[ir.LangGo]
 		addDoc(f, (&comment{}).para("%s answers the %q request with ErrMethodNotFound.", name, m.Name))
 		width := 68 + len(name) + len(goName(m.Params)) + len(goName(m.BindingResult()))
@@ -396,6 +403,7 @@ func (e *emitter) unimplementedServer(f *jen.File, side *ir.Side) {
 		f.Line()
 	}
 	for _, m := range side.Handles {
+		f := g.Next()
 		name := m.Call[ir.LangGo]
 		addDoc(f, (&comment{}).para("%s ignores the %q notification.", name, m.Name))
 		f.Func().Params(jen.Id("UnimplementedServer")).Id(name).

@@ -190,24 +190,15 @@ func (e *emitter) spliceBody(tmpl *template.Template, path, name string, tv *typ
 		return ir.File{}, fmt.Errorf("python: %w", err)
 	}
 	defer e.o.Spool.Discard(*tv.body)
-	w, err := e.o.Spool.Create()
-	if err != nil {
-		return ir.File{}, fmt.Errorf("python: %w", err)
-	}
-	tw := ir.NewTidyWriter(w, 2)
-	io.WriteString(tw, before)
-	_, err = io.CopyN(io.Discard, body, skip)
-	if err == nil {
-		_, err = io.Copy(tw, body)
-	}
-	io.WriteString(tw, after)
-	if cerr := tw.Close(); err == nil {
-		err = cerr
-	}
-	f, cerr := w.Close(path)
-	if err == nil {
-		err = cerr
-	}
+	f, err := e.o.Spool.CreateTidy(path, 2, func(tw io.Writer) error {
+		io.WriteString(tw, before)
+		_, err := io.CopyN(io.Discard, body, skip)
+		if err == nil {
+			_, err = io.Copy(tw, body)
+		}
+		io.WriteString(tw, after)
+		return err
+	})
 	if err != nil {
 		return ir.File{}, fmt.Errorf("python: %s: %w", path, err)
 	}

@@ -14,6 +14,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"iter"
 	"regexp"
 	"sort"
 	"strings"
@@ -60,19 +62,38 @@ func Emit(m *ir.Model, o ir.Options) ([]ir.File, error) {
 	}
 	var files []ir.File
 	for _, out := range outputs {
-		var b bytes.Buffer
-		if err := tmpl.ExecuteTemplate(&b, out.tmpl, v); err != nil {
+		f, err := render(tmpl, out.tmpl, out.path, v, o.Spool)
+		if err == nil {
+			err = e.err
+		}
+		if err != nil {
 			return nil, fmt.Errorf("typescript: rendering %s: %w", out.path, err)
 		}
-		files = append(files, ir.File{Path: out.path, Data: ir.TidyLines(b.Bytes(), 1)})
+		files = append(files, f)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
 }
 
+// render prints one template as the file at path, tidied (ir.TidyLines):
+// in memory, or, with a spool, straight into it through an ir.TidyWriter
+// (same bytes), so that types.ts (about 0.8 B per schema byte) is never
+// held whole.
+func render(tmpl *template.Template, name, path string, v *view, spool *ir.Spool) (ir.File, error) {
+	if spool == nil {
+		var b bytes.Buffer
+		if err := tmpl.ExecuteTemplate(&b, name, v); err != nil {
+			return ir.File{}, err
+		}
+		return ir.File{Path: path, Data: ir.TidyLines(b.Bytes(), 1)}, nil
+	}
+	return spool.CreateTidy(path, 1, func(w io.Writer) error { return tmpl.ExecuteTemplate(w, name, v) })
+}
+
 type emitter struct {
-	m *ir.Model
-	o ir.Options
+	m   *ir.Model
+	o   ir.Options
+	err error // a declaration view.Decls could not build
 }
 
 // view is what the templates print.
@@ -88,9 +109,12 @@ type view struct {
 	// BuiltinJSON is true when types.ts defines JsonValue itself (the schema
 	// has no JsonValue type of its own).
 	BuiltinJSON bool
-	Decls       []*decl
-	Unions      []*unionView
-	Objects     []*objectView
+	// Decls yields types.ts's declarations, each built as the template
+	// reaches it (so that only one is in memory at a time); a failure to
+	// build one ends the sequence and is left in emitter.err.
+	Decls   iter.Seq[*decl]
+	Unions  []*unionView
+	Objects []*objectView
 
 	RequestMap      string
 	NotificationMap string
@@ -208,11 +232,6 @@ func (e *emitter) build() (*view, error) {
 		if isSchemaJSONValue(t) {
 			v.BuiltinJSON = false
 		}
-		d, err := e.decl(t)
-		if err != nil {
-			return nil, err
-		}
-		v.Decls = append(v.Decls, d)
 		switch t.Kind {
 		case ir.KindObject:
 			ov := &objectView{Name: t.Names.Of(ir.LangTS), Key: tsString(t.Names.Of(ir.LangTS))}
@@ -238,6 +257,18 @@ func (e *emitter) build() (*view, error) {
 			v.Unions = append(v.Unions, uv)
 			if ex := v.ExampleUnion; ex == nil || (uv.open && !ex.open) || (uv.open == ex.open && len(uv.Values) > len(ex.Values)) {
 				v.ExampleUnion = uv
+			}
+		}
+	}
+	v.Decls = func(yield func(*decl) bool) {
+		for _, t := range m.Decls {
+			d, err := e.decl(t)
+			if err != nil {
+				e.err = err
+				return
+			}
+			if !yield(d) {
+				return
 			}
 		}
 	}
