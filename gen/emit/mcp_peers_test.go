@@ -278,6 +278,14 @@ func TestMCPSDKPeers(t *testing.T) {
 // minutes at most) and returns its transcript's lines, canonical.
 func runPeer(t *testing.T, argv, env []string) []string {
 	t.Helper()
+	lines, _ := runPeerStderr(t, argv, env)
+	return lines
+}
+
+// runPeerStderr is runPeer that also returns what the peer (and whatever
+// it passed its stderr on to) wrote to stderr.
+func runPeerStderr(t *testing.T, argv, env []string) ([]string, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -292,5 +300,5 @@ func runPeer(t *testing.T, argv, env []string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lines
+	return lines, stderr.String()
 }

@@ -91,32 +91,19 @@ func TestSDKEdgeCases(t *testing.T) {
 			t.Parallel()
 			server := []string{"sh", "-c", `read -r line; printf 'server got: %s\n' "$line" >&2; echo server-stderr-marker >&2`}
 			argv := append(append(append([]string{}, peers[lang]...), "client"), server...)
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-			cmd.Env = append(os.Environ(), env...)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
-			}
+			lines, stderr := runPeerStderr(t, argv, env)
 			want := `{"refused":true,"step":"nil-params"}` + "\n" + `{"closed":true,"step":"eof"}`
-			lines, err := canonicalLines(out)
-			if err != nil {
-				t.Fatal(err)
-			}
 			if got := strings.Join(lines, "\n"); got != want {
-				t.Errorf("transcript:\n%s\nwant:\n%s\nstderr:\n%s", got, want, stderr.String())
+				t.Errorf("transcript:\n%s\nwant:\n%s\nstderr:\n%s", got, want, stderr)
 			}
-			if !strings.Contains(stderr.String(), "server-stderr-marker\n") {
-				t.Errorf("the server's stderr did not reach the client's:\n%s", stderr.String())
+			if !strings.Contains(stderr, "server-stderr-marker\n") {
+				t.Errorf("the server's stderr did not reach the client's:\n%s", stderr)
 			}
 			// The first line the server read is the call with params: the
 			// nil call sent nothing.
-			if !strings.Contains(stderr.String(), `server got: {"jsonrpc":"2.0","id":`) ||
-				!strings.Contains(stderr.String(), `"method":"todo/add","params":{"title":"sent"}}`) {
-				t.Errorf("the server's first line is not the todo/add with params:\n%s", stderr.String())
+			if !strings.Contains(stderr, `server got: {"jsonrpc":"2.0","id":`) ||
+				!strings.Contains(stderr, `"method":"todo/add","params":{"title":"sent"}}`) {
+				t.Errorf("the server's first line is not the todo/add with params:\n%s", stderr)
 			}
 		})
 	}
