@@ -195,10 +195,7 @@ func (c *Conn) shut(cause error) {
 		pending := c.pending
 		c.pending = map[string]chan response{}
 		c.mu.Unlock()
-		err := closedError(cause)
-		for _, ch := range pending {
-			ch <- response{closed: err}
-		}
+		failPending(pending, cause)
 		c.cancel()
 		close(c.done)
 		for _, x := range []any{c.w, c.r} {
@@ -280,6 +277,12 @@ func (c *Conn) endInput(cause error) {
 	pending := c.pending
 	c.pending = map[string]chan response{}
 	c.mu.Unlock()
+	failPending(pending, cause)
+}
+
+// failPending ends every call waiting in pending (taken out of the Conn
+// under its lock) with the closed-connection error for cause.
+func failPending(pending map[string]chan response, cause error) {
 	err := closedError(cause)
 	for _, ch := range pending {
 		ch <- response{closed: err}
