@@ -1011,11 +1011,7 @@ func (s *Stream) response(p *prepared) {
 			continue
 		}
 		if req == nil {
-			req, reqDir = r, d
-			if len(dirs) == 1 {
-				break
-			}
-			found = checkResult(r)
+			req, reqDir, found = r, d, checkResult(r)
 			continue
 		}
 		// A response without a side (a mixed NDJSON file) whose id both
@@ -1029,9 +1025,6 @@ func (s *Stream) response(p *prepared) {
 		}
 	}
 	if req != nil {
-		if len(dirs) == 1 {
-			found = checkResult(req)
-		}
 		req.done = true
 		delete(s.pending[reqDir], key)
 		s.npending--
