@@ -1,6 +1,10 @@
 package ir
 
-import "github.com/dshgen/dshgen/gen/schemadoc"
+import (
+	"slices"
+
+	"github.com/dshgen/dshgen/gen/schemadoc"
+)
 
 // The extension keywords the IR reads: the only x- keywords dshgen gives a
 // meaning, and so the only ones an overlay may set. The IR reads each
@@ -64,7 +68,7 @@ func (l *loader) schemaWarnings(root loc, m *Model) []Problem {
 	}
 	var out []Problem
 	for _, k := range root.Node().Keys() {
-		if len(k) < 2 || k[:2] != "x-" || contains(known, k) {
+		if len(k) < 2 || k[:2] != "x-" || slices.Contains(known, k) {
 			continue
 		}
 		if near := Nearest(k, known, maxKeywordTypo); near != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -60,7 +61,7 @@ func packageWhy(name string, lang Lang) string {
 	case LangPython:
 		keywords, _ := pythonNames()
 		switch {
-		case contains(keywords, name):
+		case slices.Contains(keywords, name):
 			return fmt.Sprintf("%q is a Python keyword: import %s does not parse", name, name)
 		case !pyPackageRe.MatchString(name):
 			return "a Python import package name is an ASCII identifier: letters, digits and _, not starting with a digit"
@@ -77,15 +78,6 @@ func packageWhy(name string, lang Lang) string {
 		}
 	}
 	return ""
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // PackageError is a package name some target languages reject: each with
