@@ -303,18 +303,12 @@ func generateJobs(cmd *cobra.Command, src *schemaFlags, outDir, vectorsDir strin
 		return ""
 	}
 	if src.schema != "" {
-		if err := src.check(); err != nil {
-			return nil, err
-		}
 		// Without vectors nothing compiles the schema after the load: its
 		// text can go before the IR is built (a large schema's memory).
-		s := src.source()
-		s.BindingsOnly = vectorsDir == ""
-		m, err := ir.LoadSource(s)
+		m, err := src.loadBindings(cmd.ErrOrStderr(), vectorsDir == "")
 		if err != nil {
 			return nil, err
 		}
-		printWarnings(cmd.ErrOrStderr(), m)
 		return []generateJob{{m: m, out: outDir, vectors: vectorsDir}}, nil
 	}
 	if src.revision != "" {

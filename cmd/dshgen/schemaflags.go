@@ -132,10 +132,19 @@ func (sf *schemaFlags) file() string {
 // through the same reader and guards. Only the one revision is read. The
 // model's warnings go to w (printWarnings).
 func (sf *schemaFlags) load(w io.Writer) (*ir.Model, error) {
+	return sf.loadBindings(w, false)
+}
+
+// loadBindings is load; with bindingsOnly the schema's text is dropped
+// before the IR is built (ir.Source.BindingsOnly: nothing may compile the
+// schema afterwards, as generate without vectors does not).
+func (sf *schemaFlags) loadBindings(w io.Writer, bindingsOnly bool) (*ir.Model, error) {
 	if err := sf.check(); err != nil {
 		return nil, err
 	}
-	m, err := ir.LoadSource(sf.source())
+	s := sf.source()
+	s.BindingsOnly = bindingsOnly
+	m, err := ir.LoadSource(s)
 	if err == nil {
 		printWarnings(w, m)
 	}
