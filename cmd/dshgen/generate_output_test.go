@@ -18,11 +18,26 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// generateInto runs a fresh generate into a new temp dir and returns it.
+// quickSchema is the schema the output-tree tests below generate from: the
+// quickstart's (testdata/quickstart/kv.schema.json), which generateInto
+// copies into the tree's directory. It writes every kind of file the
+// shipped schema does (the Go, Python and TypeScript packages, the
+// manifests, both vector files) for a twentieth of the CPU per run.
+const quickSchema = "kv.schema.json"
+
+// generateInto copies quickSchema into a new temp dir, generates its
+// bindings (out) and vectors (vec) there and returns the dir.
 func generateInto(t *testing.T, args ...string) string {
 	t.Helper()
 	dir := t.TempDir()
-	if code, _, stderr := runDshgen(t, dir, append([]string{"generate", "--out", "out", "--vectors", "vec"}, args...)...); code != 0 {
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "quickstart", quickSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, quickSchema), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runDshgen(t, dir, append([]string{"generate", "--schema", quickSchema, "--out", "out", "--vectors", "vec"}, args...)...); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	return dir
@@ -78,7 +93,7 @@ func TestGenerateRefusesBeforeWriting(t *testing.T) {
 			os.MkdirAll(filepath.Join(dir, "out", "go", "dshproto"), 0o755)
 			extra := c.setup(t, dir)
 			before := treeHash(t, dir)
-			code, _, stderr := runDshgen(t, dir, append([]string{"generate", "--out", "out", "--vectors", "vec"}, extra...)...)
+			code, _, stderr := runDshgen(t, dir, append([]string{"generate", "--schema", quickSchema, "--out", "out", "--vectors", "vec"}, extra...)...)
 			if code != 2 || !strings.Contains(stderr, c.want) {
 				t.Fatalf("exit %d, want 2 with %q:\n%s", code, c.want, stderr)
 			}
@@ -106,11 +121,11 @@ func TestGenerateKeepsUserFiles(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
 		os.WriteFile(filepath.Join(dir, p), []byte(d), 0o644)
 	}
-	code, stdout, stderr := runDshgen(t, dir, "generate", "--check", "--out", "out", "--vectors", "vec", "--package", "oldproto")
+	code, stdout, stderr := runDshgen(t, dir, "generate", "--check", "--schema", quickSchema, "--out", "out", "--vectors", "vec", "--package", "oldproto")
 	if code != 0 {
 		t.Fatalf("--check with only user files added: exit %d\n%s%s", code, stdout, stderr)
 	}
-	code, _, stderr = runDshgen(t, dir, "generate", "--out", "out", "--vectors", "vec")
+	code, _, stderr = runDshgen(t, dir, "generate", "--schema", quickSchema, "--out", "out", "--vectors", "vec")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -130,7 +145,7 @@ func TestGenerateKeepsUserFiles(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "out", "python", "oldproto")); err == nil {
 		t.Error("the emptied out/python/oldproto is still there")
 	}
-	if code, stdout, stderr := runDshgen(t, dir, "generate", "--check", "--out", "out", "--vectors", "vec"); code != 0 {
+	if code, stdout, stderr := runDshgen(t, dir, "generate", "--check", "--schema", quickSchema, "--out", "out", "--vectors", "vec"); code != 0 {
 		t.Errorf("--check after generate: exit %d\n%s%s", code, stdout, stderr)
 	}
 	// No state left behind but the manifests.
@@ -150,7 +165,7 @@ func TestGenerateOldTreeWithoutManifest(t *testing.T) {
 	os.RemoveAll(filepath.Join(dir, "out", ".dshgen"))
 	os.WriteFile(filepath.Join(dir, "out", "go", "oldproto", ".dshgen-1234567"), []byte("partial"), 0o600)
 	os.WriteFile(filepath.Join(dir, "out", "go", "oldproto", "mine.go"), []byte("package oldproto\n"), 0o644)
-	code, _, stderr := runDshgen(t, dir, "generate", "--out", "out", "--vectors", "vec")
+	code, _, stderr := runDshgen(t, dir, "generate", "--schema", quickSchema, "--out", "out", "--vectors", "vec")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -174,11 +189,11 @@ func TestCheckFixCommand(t *testing.T) {
 		args  []string
 		want  string
 	}{
-		{dshgenBin, []string{"--package", "kvproto"}, dshgenBin + " generate --out out --package kvproto --vectors vec"},
-		{"./dshgen", []string{"--lang=go,ts", "--out", "o u t"}, "./dshgen generate --lang go,ts --out 'o u t' --vectors vec"},
-		{"dshgen", []string{"--go-module", "example.com/x/dshproto", "--check=true"}, "dshgen generate --go-module example.com/x/dshproto --out out --vectors vec"},
+		{dshgenBin, []string{"--package", "kvproto"}, dshgenBin + " generate --out out --package kvproto --schema kv.schema.json --vectors vec"},
+		{"./dshgen", []string{"--lang=go,ts", "--out", "o u t"}, "./dshgen generate --lang go,ts --out 'o u t' --schema kv.schema.json --vectors vec"},
+		{"dshgen", []string{"--go-module", "example.com/x/dshproto", "--check=true"}, "dshgen generate --go-module example.com/x/dshproto --out out --schema kv.schema.json --vectors vec"},
 	} {
-		cmd := exec.Command(dshgenBin, append([]string{"generate", "--check", "--out", "out", "--vectors", "vec"}, c.args...)...)
+		cmd := exec.Command(dshgenBin, append([]string{"generate", "--check", "--schema", quickSchema, "--out", "out", "--vectors", "vec"}, c.args...)...)
 		cmd.Args[0] = c.argv0
 		cmd.Dir = dir
 		var errb bytes.Buffer
