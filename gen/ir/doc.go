@@ -16,7 +16,8 @@ func Wrap(s string, width int) []string { return WrapWith(s, width, utf8.RuneCou
 
 // WrapWith is Wrap measuring a word with length, for a target whose
 // escaping makes some characters take more room (a backslash is two in a
-// Python docstring).
+// Python docstring). length must add up over concatenation and count a
+// space as 1: a line's length is the sum of its words' and spaces'.
 func WrapWith(s string, width int, length func(string) int) []string {
 	var out []string
 	for _, line := range DocLines(s) {
@@ -38,21 +39,32 @@ func fill(line string, width int, length func(string) int) []string {
 	if m := listMarker(rest); m != "" {
 		hang = indent + strings.Repeat(" ", len(m))
 	}
+	// The line being filled is cur, of length n; each word is measured
+	// once, so a paragraph is filled in time linear in its length.
 	var out []string
-	cur, prefix := "", indent
+	var cur strings.Builder
+	n := 0
+	start := func(prefix, w string) {
+		cur.Reset()
+		cur.WriteString(prefix)
+		cur.WriteString(w)
+		n = length(prefix) + length(w)
+	}
 	for _, w := range strings.Fields(rest) {
+		lw := length(w)
 		switch {
-		case cur == "":
-			cur = prefix + w
-		case length(cur)+1+length(w) > width:
-			out = append(out, cur)
-			prefix = hang
-			cur = prefix + w
+		case cur.Len() == 0:
+			start(indent, w)
+		case n+1+lw > width:
+			out = append(out, cur.String())
+			start(hang, w)
 		default:
-			cur += " " + w
+			cur.WriteByte(' ')
+			cur.WriteString(w)
+			n += 1 + lw
 		}
 	}
-	return append(out, cur)
+	return append(out, cur.String())
 }
 
 // listMarker returns a list item's marker with its space ("- ", "12. "),

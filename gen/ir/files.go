@@ -43,13 +43,16 @@ func (o Options) PackageName() string {
 	return o.Package
 }
 
+// lineBreaks turns the other line breaks DocLines knows into "\n".
+var lineBreaks = strings.NewReplacer("\r", "\n", "\u2028", "\n", "\u2029", "\n")
+
 // DocLines normalizes a description for a line-comment block: CRLF, CR,
 // U+2028 and U+2029 become line breaks, other control characters become
 // spaces, trailing white space is trimmed. The result never contains a line
 // break inside a line, so no text can end the comment or start a directive.
 func DocLines(s string) []string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.NewReplacer("\r", "\n", "\u2028", "\n", "\u2029", "\n").Replace(s)
+	s = lineBreaks.Replace(s)
 	s = strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\t' {
 			return r
