@@ -385,7 +385,7 @@ import (
 )
 
 func main() {
-	_, ok := dshproto.LookupMethod("initialize")
+	_, ok := dshproto.LookupMethod("kv/get")
 	fmt.Println(ok, len(dshproto.Requests) > 0)
 }
 `), 0o644)
