@@ -227,7 +227,7 @@ func (g *generator) value(r *ir.TypeRef, ptr, at string, md mode) any {
 			out = append(out, g.value(r.Elem, itemPtr, at+"/"+strconv.Itoa(i), md))
 		}
 		if u, _ := node["uniqueItems"].(bool); u {
-			out = uniquify(out)
+			out = uniquify(out, items)
 		}
 		return out
 	case ir.RefMap:
@@ -322,15 +322,27 @@ func shortest(re *syntax.Regexp) (string, bool) {
 	return "", true
 }
 
-// uniquify makes array items distinct where they are numbers or strings.
-func uniquify(xs []any) []any {
+// uniquify makes array items distinct where they are integers or strings:
+// item i is the integer plus i, or minus i where plus would pass the items
+// schema's maximum (maximal vectors start at the largest safe integer), or
+// the string followed by i.
+func uniquify(xs []any, items map[string]any) []any {
+	hi, bounded := numKw(items, "maximum")
+	if x, ok := numKw(items, "exclusiveMaximum"); ok && (!bounded || x.Cmp(hi) <= 0) {
+		hi, bounded = x.Sub(x, big.NewRat(1, 1)), true
+	}
 	for i := range xs {
 		switch v := xs[i].(type) {
 		case json.Number:
 			n, _ := new(big.Int).SetString(v.String(), 10)
-			if n != nil {
-				xs[i] = json.Number(new(big.Int).Add(n, big.NewInt(int64(i))).String())
+			if n == nil {
+				continue
 			}
+			up := new(big.Int).Add(n, big.NewInt(int64(i)))
+			if bounded && new(big.Rat).SetInt(up).Cmp(hi) > 0 {
+				up.Sub(n, big.NewInt(int64(i)))
+			}
+			xs[i] = json.Number(up.String())
 		case string:
 			xs[i] = v + strconv.Itoa(i)
 		}

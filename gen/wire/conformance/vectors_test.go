@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dshgen/dshgen/gen/ir"
@@ -64,5 +65,43 @@ func TestMatching(t *testing.T) {
 		if got := matching(c.pattern, c.s, node); got != c.want {
 			t.Errorf("matching(%q, %q) = %q, want %q", c.pattern, c.s, got, c.want)
 		}
+	}
+}
+
+// TestUniquifyStaysInBounds: a uniqueItems array of integers made distinct
+// stays within the items' maximum (the shipped schema's sourceEventSeqs:
+// items up to 9007199254740991, maximal vectors start there), and the
+// maximal SessionEventNotification vectors keep the member instead of
+// losing it to a repair.
+func TestUniquifyStaysInBounds(t *testing.T) {
+	for _, c := range []struct {
+		items map[string]any
+		want  []string
+	}{
+		{map[string]any{"maximum": json.Number("9007199254740991")}, []string{"9007199254740991", "9007199254740990"}},
+		{map[string]any{"exclusiveMaximum": json.Number("9007199254740992")}, []string{"9007199254740991", "9007199254740990"}},
+		{nil, []string{"9007199254740991", "9007199254740992"}},
+	} {
+		got := uniquify([]any{json.Number("9007199254740991"), json.Number("9007199254740991")}, c.items)
+		if got[0] != json.Number(c.want[0]) || got[1] != json.Number(c.want[1]) {
+			t.Errorf("items %v: got %v, want %v", c.items, got, c.want)
+		}
+	}
+	m, err := ir.Load(filepath.Join("..", "..", "..", "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Generate(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := 0
+	for _, f := range s.Valid {
+		if strings.Contains(f.Line, `"sourceEventSeqs":[9007199254740991,9007199254740990]`) {
+			kept++
+		}
+	}
+	if kept == 0 {
+		t.Error("no maximal vector keeps sourceEventSeqs")
 	}
 }
