@@ -222,9 +222,10 @@ type claimKey struct {
 	ident string
 }
 
-// claimant names what claimed an identifier: label is a JSON pointer
-// (without '#') or a fixed description; fn marks a function derived from
-// it, whose label is only built when two claimants clash.
+// claimant is what claimed an identifier: label names it as a collision
+// message does (a JSON pointer without '#', or a description such as
+// "the generated SDK's Client"); fn marks the function derived from it,
+// whose text is only built when two claimants meet.
 type claimant struct {
 	label string
 	fn    bool
@@ -255,6 +256,7 @@ type collisions struct {
 	locs  map[[2]string]loc
 }
 
+// newCollisions returns an empty set of claims reporting to l.
 func newCollisions(l *loader) *collisions {
 	return &collisions{l: l, spaces: map[string]uint32{}, first: map[claimKey]claimant{},
 		pairs: map[[2]string][]string{}, locs: map[[2]string]loc{}}
