@@ -214,40 +214,95 @@ func (l *loader) cycleProblem(cyc []*Type, why string) {
 		"break the cycle: make one member optional or nullable, or put it in an array")
 }
 
-// claimKey is one identifier in one language namespace.
+// claimKey is one identifier in one language namespace (space: an index
+// into collisions.spaces).
 type claimKey struct {
-	space string
-	lang  Lang
+	space uint32
+	lang  uint8
 	ident string
+}
+
+// claimant is what claimed an identifier: label names it as a collision
+// message does (a JSON pointer without '#', or a description such as
+// "the generated SDK's Client"); fn marks the function derived from it,
+// whose text is only built when two claimants meet.
+type claimant struct {
+	label string
+	fn    bool
+}
+
+// text is the claimant as the collision message names it: the label, or
+// for a function "<label> (its <Lang> <ident> function)".
+func (cl claimant) text(lang Lang, ident string) string {
+	if !cl.fn {
+		return cl.label
+	}
+	return cl.label + " (its " + lang.String() + " " + ident + " function)"
 }
 
 // collisions gathers claims per language and reports pairs that clash,
 // one problem per pair listing every language where the pair collides.
 type collisions struct {
 	l *loader
-	// first is the JSON pointer (without '#') of each identifier's first
-	// claimant, in one map: a map per namespace (most are a type's few
-	// members) would be mostly empty slots.
-	first map[claimKey]string
+	// spaces numbers the namespaces by name ("types", "methods",
+	// "sdk client").
+	spaces map[string]uint32
+	// first is each identifier's first claimant in the namespaces of the
+	// whole package (an object's members are checked in a map of their
+	// own, see checkNames).
+	first map[claimKey]claimant
 	pairs map[[2]string][]string // (ptrA, ptrB) → "Lang (ident)"
 	order [][2]string
 	locs  map[[2]string]loc
 }
 
-func (c *collisions) claim(space string, lang Lang, ident, pointer string, at loc) {
+// newCollisions returns an empty set of claims reporting to l.
+func newCollisions(l *loader) *collisions {
+	return &collisions{l: l, spaces: map[string]uint32{}, first: map[claimKey]claimant{},
+		pairs: map[[2]string][]string{}, locs: map[[2]string]loc{}}
+}
+
+// space returns the number of the namespace called name.
+func (c *collisions) space(name string) uint32 {
+	n, ok := c.spaces[name]
+	if !ok {
+		n = uint32(len(c.spaces))
+		c.spaces[name] = n
+	}
+	return n
+}
+
+// claim claims ident in space for a claimant named label.
+func (c *collisions) claim(space string, lang Lang, ident, label string, at loc) {
+	c.claimIn(c.first, c.space(space), lang, ident, claimant{label: label}, at)
+}
+
+// claimFunc claims ident in space for the function of the claimant named
+// label (reported as "<label> (its <Lang> <ident> function)").
+func (c *collisions) claimFunc(space string, lang Lang, ident, label string, at loc) {
+	c.claimIn(c.first, c.space(space), lang, ident, claimant{label: label, fn: true}, at)
+}
+
+// claimIn claims ident in first (the map of every namespace, or one
+// object's own members); a second claimant with another text makes a pair.
+func (c *collisions) claimIn(first map[claimKey]claimant, space uint32, lang Lang, ident string, who claimant, at loc) {
 	if ident == "" {
 		return
 	}
-	key := claimKey{space, lang, ident}
-	prev, ok := c.first[key]
+	key := claimKey{space, uint8(lang), ident}
+	prev, ok := first[key]
 	if !ok {
-		c.first[key] = pointer
+		first[key] = who
 		return
 	}
-	if prev == pointer {
+	if prev == who {
 		return
 	}
-	pair := [2]string{prev, pointer}
+	a, b := prev.text(lang, ident), who.text(lang, ident)
+	if a == b {
+		return
+	}
+	pair := [2]string{a, b}
 	if _, seen := c.pairs[pair]; !seen {
 		c.order = append(c.order, pair)
 		c.locs[pair] = at
@@ -276,14 +331,11 @@ func dedupe(xs []string) []string {
 	return out
 }
 
+// ptrOnly returns a model pointer as collision messages name it: without
+// the '#' of a pointer into the root document ("#/a" → "/a"); a pointer
+// into another file ("f.json#/a") is kept as it is.
 func ptrOnly(p string) string {
-	if i := strings.Index(p, "#"); i >= 0 {
-		if i == 0 {
-			return p[1:]
-		}
-		return p[:i] + "#" + p[i+1:]
-	}
-	return p
+	return strings.TrimPrefix(p, "#")
 }
 
 // checkNames reports identifiers that two schema names fold onto.
@@ -331,7 +383,7 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 	for _, me := range m.Methods {
 		pyIdent(loc{Doc: l.set.Root(), Ptr: ptrOnly(me.Pointer)}, "method", me.Name, me.Names.Of(LangPython))
 	}
-	c := &collisions{l: l, first: map[claimKey]string{}, pairs: map[[2]string][]string{}, locs: map[[2]string]loc{}}
+	c := newCollisions(l)
 	// What the generated runtimes declare comes first, so a name derived
 	// from the schema (a Decode function, a method constant, a map name)
 	// that lands on one of them is reported.
@@ -356,6 +408,10 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 			c.claim("types", LangTS, n, r.tsTypes[n], root)
 		}
 	}
+	// An object's members are a namespace of their own (its Go struct's
+	// fields, its Python class's attributes), checked in a map of their
+	// own that is emptied for the next object.
+	members := map[claimKey]claimant{}
 	for _, t := range m.Decls {
 		at := l.typeLocs[t]
 		tp := ptrOnly(t.Pointer)
@@ -369,14 +425,14 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 		switch {
 		case t.Kind == KindUnion:
 			// the Go Decode<Union> function shares the package namespace
-			c.claim("types", LangGo, "Decode"+goName, tp+" (its Go Decode"+goName+" function)", at)
+			c.claimFunc("types", LangGo, "Decode"+goName, tp, at)
 		case t.Kind == KindAlias && t.Alias.Kind != RefNamed:
-			c.claim("types", LangGo, "decode"+goName, tp+" (its Go decode"+goName+" function)", at)
+			c.claimFunc("types", LangGo, "decode"+goName, tp, at)
 		}
 		if t.Kind == KindUnion || t.Kind == KindEnum || t.Kind == KindAlias {
 			pyName := t.Names.Of(LangPython)
-			c.claim("types", LangPython, "decode_"+pyName, tp+" (its Python decode_"+pyName+" function)", at)
-			c.claim("types", LangPython, "encode_"+pyName, tp+" (its Python encode_"+pyName+" function)", at)
+			c.claimFunc("types", LangPython, "decode_"+pyName, tp, at)
+			c.claimFunc("types", LangPython, "encode_"+pyName, tp, at)
 		}
 		if t.Kind == KindEnum {
 			for _, v := range t.Enum {
@@ -384,11 +440,11 @@ func (l *loader) checkNames(m *Model, maps []methodMap) {
 			}
 		}
 		if t.Kind == KindObject {
-			space := "fields of " + t.Pointer
+			clear(members)
 			for _, f := range t.Fields {
 				fat := loc{Doc: at.Doc, Ptr: fragOf(f.Pointer)}
-				c.claim(space, LangGo, f.Names.Of(LangGo), ptrOnly(f.Pointer), fat)
-				c.claim(space, LangPython, f.Names.Of(LangPython), ptrOnly(f.Pointer), fat)
+				c.claimIn(members, 0, LangGo, f.Names.Of(LangGo), claimant{label: ptrOnly(f.Pointer)}, fat)
+				c.claimIn(members, 0, LangPython, f.Names.Of(LangPython), claimant{label: ptrOnly(f.Pointer)}, fat)
 			}
 		}
 	}
