@@ -190,7 +190,7 @@ func pythonExe(t *testing.T) string {
 // TestGoldenPython imports every case's package with warnings as errors
 // (an invalid escape in a docstring is a warning) and byte-compiles it;
 // with the Python checks' venv (DSHGEN_PYTHON) it also runs mypy --strict
-// over all of them.
+// over all of them (with its cache snapshot, mypy_test.go).
 func TestGoldenPython(t *testing.T) {
 	py := pythonExe(t)
 	dir := t.TempDir()
@@ -236,9 +236,9 @@ func TestGoldenPython(t *testing.T) {
 	if os.Getenv("DSHGEN_PYTHON") == "" {
 		return
 	}
-	for _, b := range batches {
-		args := append([]string{"-m", "mypy", "--strict", "--no-incremental", "--cache-dir=" + filepath.Join(dir, ".mypy_cache")}, b.pkgs...)
-		run(t, dir, []string{"MYPYPATH=" + strings.Join(b.paths, string(os.PathListSeparator))}, py, args...)
+	for i, b := range batches {
+		runMypy(t, dir, []string{"MYPYPATH=" + strings.Join(b.paths, string(os.PathListSeparator))}, py,
+			fmt.Sprintf("golden-python-%d", i+1), append([]string{"--strict"}, b.pkgs...)...)
 	}
 }
 
