@@ -128,11 +128,14 @@ JSON
 	return $rc
 }
 
+# The fresh venv has no pip of its own (making one costs ~7 CPU s): the
+# tools' pip installs into it (pip --python; it builds the package in an
+# isolated environment with flit_core, as a user's pip would).
 fresh_install() {
 	local tmp rc
 	tmp=$(mktemp -d) || return 1
-	$PY -m venv "$tmp/venv" &&
-		"$tmp/venv/bin/pip" install -q --disable-pip-version-check "$ROOT/out/python" &&
+	$PY -m venv --without-pip "$tmp/venv" &&
+		"$VENV/bin/pip" --python "$tmp/venv/bin/python" install -q --disable-pip-version-check "$ROOT/out/python" &&
 		(cd "$tmp" && "$tmp/venv/bin/python" -W error -c '
 import json, dshproto
 f = dshproto.decode_frame(json.loads("{\"jsonrpc\":\"2.0\",\"method\":\"session.status\",\"params\":{\"sessionId\":\"s\",\"status\":\"idle\"}}"))
