@@ -3,7 +3,9 @@
 #   bash testdata/python/check.sh
 # Installs its own tools (pinned) into a venv and an npm prefix in the cache
 # of ../../.ci/cache.sh (python-tools-<sha256 of the pins and the Python
-# version>), shared by every clone and reused while the pins do not change;
+# version>), shared by every clone and reused while the pins do not change,
+# and keeps mypy's cache beside it (mypy-<same key>/<tree>.tar, see
+# mypy_cached);
 #   bash testdata/python/check.sh --install
 # only installs them and prints DSHGEN_PY_WORK=<that directory> (its venv/bin/python
 # has mypy, the tests' DSHGEN_PYTHON; node/node_modules/.bin/pyright). Needs
