@@ -55,3 +55,35 @@ cache_get() {
 	) || return 1
 	printf '%s\n' "$dir"
 }
+
+# Snapshots: a tool's own cache that is worth keeping between runs (mypy's,
+# keyed like the install it belongs to) but that the tool does not let two
+# processes share, kept as one tar file per slot,
+#
+#   <cache root>/<name>-<key>/<slot>.tar
+#
+# A run extracts the slot's tar (when there is one) into a directory of its
+# own (snapshot_restore), runs the tool with that as its cache, and, only
+# when the tool passed, replaces the tar by one of that directory
+# (snapshot_save): written beside it and renamed over it, so a reader opens
+# either the old tar or the new one, whole; with two runs at once the last
+# rename wins and both tars are complete. A snapshot only makes the tool
+# faster: an empty, missing or unreadable one is a cold cache.
+
+# snapshot_restore TAR DIR: extracts TAR into the empty directory DIR (DIR
+# stays empty when TAR is missing or unreadable).
+snapshot_restore() {
+	[ -f "$1" ] || return 0
+	tar -C "$2" -xf "$1" 2>/dev/null || { rm -rf "$2" && mkdir -p "$2"; }
+}
+
+# snapshot_save DIR TAR: replaces TAR by a tar of DIR's contents.
+snapshot_save() {
+	local tmp
+	mkdir -p "$(dirname "$2")" && tmp=$(mktemp "$2.XXXXXX") || return 1
+	if tar -C "$1" -cf "$tmp" . && mv -f "$tmp" "$2"; then
+		return 0
+	fi
+	rm -f "$tmp"
+	return 1
+}

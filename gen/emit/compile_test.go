@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/dshgen/dshgen/gen/emit/output"
-	"github.com/dshgen/dshgen/gen/emit/typescript"
 	"github.com/dshgen/dshgen/gen/ir"
 )
 
@@ -190,7 +189,7 @@ func pythonExe(t *testing.T) string {
 // TestGoldenPython imports every case's package with warnings as errors
 // (an invalid escape in a docstring is a warning) and byte-compiles it;
 // with the Python checks' venv (DSHGEN_PYTHON) it also runs mypy --strict
-// over all of them.
+// over all of them (with its cache snapshot, mypy_test.go).
 func TestGoldenPython(t *testing.T) {
 	py := pythonExe(t)
 	dir := t.TempDir()
@@ -236,9 +235,9 @@ func TestGoldenPython(t *testing.T) {
 	if os.Getenv("DSHGEN_PYTHON") == "" {
 		return
 	}
-	for _, b := range batches {
-		args := append([]string{"-m", "mypy", "--strict", "--no-incremental", "--cache-dir=" + filepath.Join(dir, ".mypy_cache")}, b.pkgs...)
-		run(t, dir, []string{"MYPYPATH=" + strings.Join(b.paths, string(os.PathListSeparator))}, py, args...)
+	for i, b := range batches {
+		runMypy(t, dir, []string{"MYPYPATH=" + strings.Join(b.paths, string(os.PathListSeparator))}, py,
+			fmt.Sprintf("golden-python-%d", i+1), append([]string{"--strict"}, b.pkgs...)...)
 	}
 }
 
@@ -282,8 +281,10 @@ func runTSC(t *testing.T, tsc string, args ...string) {
 	}
 }
 
-// TestGoldenTS compiles every case's package and the shipped schema's in
-// one tsc process each time: once without exactOptionalPropertyTypes and
+// TestGoldenTS compiles every case's package and every schema revision's
+// (schema/*/: the shipped 0.0.1, out/ts, and 0.2.1, out/0.2.1/ts, whose
+// sources the drift check proves equal to these but for the version in the
+// header comment) in one tsc process each time: once without exactOptionalPropertyTypes and
 // noUncheckedIndexedAccess (consumers may not set them), then with the
 // generated tsconfig.json's strict options plus each case's
 // testdata/golden/<case>/check.ts (whose @ts-expect-error lines only hold
@@ -299,21 +300,12 @@ func TestGoldenTS(t *testing.T) {
 			writeFile(t, filepath.Join(out, "ts", "src", "zz-check.ts"), check)
 		}
 	}
-	m, err := ir.Load(filepath.Join(root, "schema", "0.0.1", "dsh-sdk-protocol.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := typescript.Emit(m, ir.Options{Version: goldenVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := output.Write([]output.Target{{Dir: filepath.Join(dir, "shipped"), Files: files, NoManifest: true}}); err != nil {
-		t.Fatal(err)
-	}
+	// The shipped schema is revision 0.0.1, one of the revisions.
 	writeRevisions(t, dir, "ts")
 	// The generated compiler options, read from one generated tsconfig.json
-	// (JSONC: its first lines are the header comment).
-	raw, err := os.ReadFile(filepath.Join(dir, "shipped", "ts", "tsconfig.json"))
+	// (JSONC: its first lines are the header comment; every revision's has
+	// the same options).
+	raw, err := os.ReadFile(filepath.Join(dir, "revision1", "ts", "tsconfig.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,8 +119,8 @@ func buildPeers(t *testing.T, m *ir.Model, pkg, module, src, work string) (map[s
 	if os.Getenv("DSHGEN_PYTHON") != "" {
 		// The Python checks' venv has mypy: the peer type-checks against the
 		// generated package as the Go and TypeScript peers do by compiling.
-		run(t, filepath.Join(work, "python"), nil, py, "-m", "mypy", "--strict", "--no-incremental",
-			"--cache-dir="+filepath.Join(work, ".mypy_cache"), "peer.py")
+		// With its cache snapshot (mypy_test.go), one slot per package name.
+		runMypy(t, filepath.Join(work, "python"), nil, py, "peers-"+pkg, "--strict", "peer.py")
 	}
 	return map[string][]string{
 			"go":     {goBin},

@@ -240,8 +240,8 @@ func TestOfficialExamples(t *testing.T) {
 	}
 }
 
-// protocolsPython runs mypy --strict (and pyright strict when installed)
-// over the three packages at once, then decodes and encodes every example
+// protocolsPython runs mypy --strict (with its cache snapshot, mypy_test.go;
+// and pyright strict when installed) over the three packages at once, then decodes and encodes every example
 // through the MCP 2026-07-28 package.
 func protocolsPython(t *testing.T, work string, m *ir.Model, examples []example) {
 	py := pythonExe(t)
@@ -252,8 +252,8 @@ func protocolsPython(t *testing.T, work string, m *ir.Model, examples []example)
 		paths = append(paths, filepath.Join(dir, p.name, "python"))
 	}
 	if os.Getenv("DSHGEN_PYTHON") != "" {
-		args := append([]string{"-m", "mypy", "--strict", "--no-incremental", "--cache-dir=" + filepath.Join(work, ".mypy_cache")}, pkgs...)
-		run(t, dir, []string{"MYPYPATH=" + strings.Join(paths, string(os.PathListSeparator))}, py, args...)
+		runMypy(t, dir, []string{"MYPYPATH=" + strings.Join(paths, string(os.PathListSeparator))}, py,
+			"published-protocols", append([]string{"--strict"}, pkgs...)...)
 		if pr := pyrightPath(); pr != "" {
 			quoted := make([]string, len(paths))
 			for i, p := range paths {
