@@ -41,15 +41,22 @@ func jsonTexts(t *testing.T) []string {
 			}
 		}
 	}
-	return append(out, strings.Repeat("[", 10000)+strings.Repeat("]", 10000), strings.Repeat("[", 10001)+strings.Repeat("]", 10001))
+	// Around encoding/json's nesting limit (10000, counting the object
+	// around the text).
+	for _, n := range []int{9998, 9999, 10000, 10001} {
+		out = append(out, strings.Repeat("[", n)+strings.Repeat("]", n))
+	}
+	return out
 }
 
 // TestGoSplitAgreesWithJSON: the Go bindings' decoding splits objects and
 // arrays in a pass of its own (runtime.go's splitObject, splitArray and
 // validFrom); for every text of jsonTexts, as the value of an undeclared
-// member and as the members of an open object (ToolResultBlock), decoding
+// member, as the members of an open object (ToolResultBlock) and after the
+// object (then only whitespace is valid), decoding
 // fails exactly when encoding/json's does, with its message, and keeps the
-// members encoding/json reads, byte for byte.
+// members encoding/json reads, byte for byte; and encoding (marshal's
+// marshalCompact) writes what encoding/json writes, or fails where it does.
 func TestGoSplitAgreesWithJSON(t *testing.T) {
 	for _, text := range jsonTexts(t) {
 		check := func(raw string) {
@@ -77,7 +84,28 @@ func TestGoSplitAgreesWithJSON(t *testing.T) {
 			}
 		}
 		head := `{"type":"tool-result","toolCallId":"","content":[]`
+		// Encoding (MarshalJSON): text as an undeclared member and as an
+		// unknown variant's Raw is written compacted, or refused, as
+		// encoding/json does with a json.RawMessage on its own.
+		var compact bytes.Buffer
+		cerr := json.Compact(&compact, []byte(text))
+		for _, c := range []struct {
+			v    dshproto.ToolResultBlock
+			want string
+		}{
+			{dshproto.ToolResultBlock{Extra: map[string]json.RawMessage{"x": json.RawMessage(text)}}, head + `,"x":` + compact.String() + `}`},
+			{dshproto.ToolResultBlock{Content: []dshproto.ContentBlock{dshproto.UnknownContentBlock{Raw: json.RawMessage(text)}}}, `{"type":"tool-result","toolCallId":"","content":[` + compact.String() + `]}`},
+		} {
+			got, err := c.v.MarshalJSON()
+			switch {
+			case cerr != nil && err == nil:
+				t.Errorf("%q: encoded as %s, want an error (%v)", text, got, cerr)
+			case cerr == nil && (err != nil || string(got) != c.want):
+				t.Errorf("%q: encoded as %s (%v), want %s", text, got, err, c.want)
+			}
+		}
 		check(head + `,"x":` + text + `}`)
+		check(head + `}` + text)
 		// As members: those of text, after the declared ones (a text that
 		// redeclares one, which would change the variant or fail its type,
 		// is checked as a member value only).

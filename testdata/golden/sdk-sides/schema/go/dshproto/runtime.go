@@ -363,58 +363,92 @@ func readTag(raw json.RawMessage, tag string) (string, error) {
 // splitObject returns the members of the JSON object data by name, what
 // json.Unmarshal into a map[string]json.RawMessage gives (names unescaped,
 // a repeated name keeps its last value) but each value a sub-slice of data,
-// not a copy: one pass that validates data and one that splits it, where
-// json.Unmarshal makes three, its validating scanner a function call per
-// byte, and copies every value. Each level of a recursive type splits its
-// whole subtree, so this is the cost per level of a deep value. What the
-// fast check does not accept (invalid JSON, nesting past maxNesting) goes
-// to json.Unmarshal, for its result and its error.
+// not a copy, in one pass that validates as it splits, where json.Unmarshal
+// makes three, its validating scanner a function call per byte, and copies
+// every value. Each level of a recursive type splits its whole subtree, so
+// this is the cost per level of a deep value. What the one pass does not
+// accept (invalid JSON, nesting past maxNesting) goes to json.Unmarshal,
+// for its result and its error.
 func splitObject(data []byte) (map[string]json.RawMessage, error) {
+	if m, ok := splitObjectFast(data); ok {
+		return m, nil
+	}
+	var m map[string]json.RawMessage
+	err := json.Unmarshal(data, &m)
+	return m, err
+}
+
+func splitObjectFast(data []byte) (map[string]json.RawMessage, bool) {
 	i := skipSpace(data, 0)
-	if i == len(data) || data[i] != '{' || !validFrom(data, i) {
-		var m map[string]json.RawMessage
-		err := json.Unmarshal(data, &m)
-		return m, err
+	if i == len(data) || data[i] != '{' {
+		return nil, false
 	}
 	m := map[string]json.RawMessage{}
-	i = skipSpace(data, i+1)
-	for data[i] != '}' {
-		end := stringEnd(data, i)
+	if i = skipSpace(data, i+1); i < len(data) && data[i] == '}' {
+		return m, skipSpace(data, i+1) == len(data)
+	}
+	for {
+		if i == len(data) || data[i] != '"' {
+			return nil, false
+		}
+		end := validString(data, i)
+		if end < 0 {
+			return nil, false
+		}
 		name := data[i+1 : end-1]
 		key := string(name)
 		if bytes.IndexByte(name, '\\') >= 0 || !utf8.Valid(name) {
 			json.Unmarshal(data[i:end], &key)
 		}
-		i = skipSpace(data, skipSpace(data, end)+1)
-		end = valueEnd(data, i)
-		m[key] = data[i:end:end]
-		if i = skipSpace(data, end); data[i] == ',' {
-			i = skipSpace(data, i+1)
+		if i = skipSpace(data, end); i == len(data) || data[i] != ':' {
+			return nil, false
 		}
+		i = skipSpace(data, i+1)
+		if end = validEnd(data, i, 1); end < 0 {
+			return nil, false
+		}
+		m[key] = data[i:end:end]
+		if i = skipSpace(data, end); i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+			continue
+		}
+		return m, i < len(data) && data[i] == '}' && skipSpace(data, i+1) == len(data)
 	}
-	return m, nil
 }
 
 // splitArray returns the elements of the JSON array data, what
 // json.Unmarshal into a []json.RawMessage gives but each element a
 // sub-slice of data (as splitObject).
 func splitArray(data []byte) ([]json.RawMessage, error) {
+	if parts, ok := splitArrayFast(data); ok {
+		return parts, nil
+	}
+	var parts []json.RawMessage
+	err := json.Unmarshal(data, &parts)
+	return parts, err
+}
+
+func splitArrayFast(data []byte) ([]json.RawMessage, bool) {
 	i := skipSpace(data, 0)
-	if i == len(data) || data[i] != '[' || !validFrom(data, i) {
-		var parts []json.RawMessage
-		err := json.Unmarshal(data, &parts)
-		return parts, err
+	if i == len(data) || data[i] != '[' {
+		return nil, false
 	}
 	parts := []json.RawMessage{}
-	i = skipSpace(data, i+1)
-	for data[i] != ']' {
-		end := valueEnd(data, i)
-		parts = append(parts, data[i:end:end])
-		if i = skipSpace(data, end); data[i] == ',' {
-			i = skipSpace(data, i+1)
-		}
+	if i = skipSpace(data, i+1); i < len(data) && data[i] == ']' {
+		return parts, skipSpace(data, i+1) == len(data)
 	}
-	return parts, nil
+	for {
+		end := validEnd(data, i, 1)
+		if end < 0 {
+			return nil, false
+		}
+		parts = append(parts, data[i:end:end])
+		if i = skipSpace(data, end); i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+			continue
+		}
+		return parts, i < len(data) && data[i] == ']' && skipSpace(data, i+1) == len(data)
+	}
 }
 
 // maxNesting is the deepest nesting validFrom accepts, encoding/json's
@@ -422,28 +456,36 @@ func splitArray(data []byte) ([]json.RawMessage, error) {
 const maxNesting = 10000
 
 // validFrom reports whether data from i on is one JSON value, then only
-// whitespace, as json.Valid would (it accepts no more: strings are checked
-// for control bytes and escapes, not UTF-8, as json.Valid does), nested at
-// most maxNesting deep.
+// whitespace, as json.Valid would (see validEnd).
 func validFrom(data []byte, i int) bool {
+	end := validEnd(data, i, 0)
+	return end >= 0 && skipSpace(data, end) == len(data)
+}
+
+// validEnd returns the index just past the JSON value that starts at
+// data[i] (after any whitespace) inside depth open containers, or -1 where
+// json.Valid would refuse it: it accepts no more (strings are checked for
+// control bytes and escapes, not UTF-8, as json.Valid does; the value may
+// nest at most maxNesting-depth deep).
+func validEnd(data []byte, i, depth int) int {
 	var stack []byte // the open containers' closing brackets, innermost last
 	for {
 		// A value starts at i.
 		i = skipSpace(data, i)
 		if i == len(data) {
-			return false
+			return -1
 		}
 		switch c := data[i]; {
 		case c == '{' || c == '[':
-			if len(stack) == maxNesting {
-				return false
+			if depth+len(stack) == maxNesting {
+				return -1
 			}
 			stack = append(stack, c+2) // '}' and ']'
 			if i = skipSpace(data, i+1); i < len(data) && data[i] == c+2 {
 				stack, i = stack[:len(stack)-1], i+1
 			} else if c == '{' {
 				if i = memberName(data, i); i < 0 {
-					return false
+					return -1
 				}
 				continue
 			} else {
@@ -460,31 +502,30 @@ func validFrom(data []byte, i int) bool {
 		case c == 'n' && bytes.HasPrefix(data[i:], []byte("null")):
 			i += 4
 		default:
-			return false
+			return -1
 		}
 		if i < 0 {
-			return false
+			return -1
 		}
 		// A value ends at i: close containers until a comma starts the next.
 		for {
-			i = skipSpace(data, i)
 			if len(stack) == 0 {
-				return i == len(data)
+				return i
 			}
-			if i == len(data) {
-				return false
+			if i = skipSpace(data, i); i == len(data) {
+				return -1
 			}
 			top := stack[len(stack)-1]
 			if data[i] == ',' {
 				if i++; top == '}' {
 					if i = memberName(data, skipSpace(data, i)); i < 0 {
-						return false
+						return -1
 					}
 				}
 				break
 			}
 			if data[i] != top {
-				return false
+				return -1
 			}
 			stack, i = stack[:len(stack)-1], i+1
 		}
@@ -597,37 +638,6 @@ func stringEnd(data []byte, i int) int {
 	return len(data)
 }
 
-// valueEnd returns the index just past the JSON value that starts at
-// data[i] (data is valid JSON).
-func valueEnd(data []byte, i int) int {
-	switch data[i] {
-	case '"':
-		return stringEnd(data, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(data); i++ {
-			switch data[i] {
-			case '"':
-				i = stringEnd(data, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return len(data)
-	}
-	for ; i < len(data); i++ {
-		switch data[i] {
-		case ',', ']', '}', ' ', '\t', '\r', '\n':
-			return i
-		}
-	}
-	return i
-}
-
 // objectWriter writes an object's members in order.
 type objectWriter struct {
 	buf bytes.Buffer
@@ -679,6 +689,9 @@ func writeExtra[T any](w *objectWriter, m map[string]T) {
 
 // marshal is json.Marshal without HTML escaping.
 func marshal(v any) ([]byte, error) {
+	if b, ok := marshalCompact(v); ok {
+		return b, nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -686,6 +699,64 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// marshalCompact is what marshal gives for a json.Marshaler or a slice of
+// them, when every MarshalJSON succeeds and returns compact valid JSON
+// (what encoding/json would then write unchanged): false otherwise (a nil
+// pointer, an error, JSON to compact or refuse), and marshal asks
+// encoding/json. It checks each value with validFrom where encoding/json's
+// scanner takes a function call per byte, the cost per level of a deep
+// recursive value.
+func marshalCompact(v any) ([]byte, bool) {
+	if m, ok := v.(json.Marshaler); ok {
+		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+			return nil, false
+		}
+		b, err := m.MarshalJSON()
+		if err != nil || len(b) == 0 || !validFrom(b, 0) || !isCompact(b) {
+			return nil, false
+		}
+		return b, true
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice || rv.IsNil() {
+		return nil, false
+	}
+	if et := rv.Type().Elem(); et.Kind() != reflect.Interface && !et.Implements(reflect.TypeFor[json.Marshaler]()) {
+		return nil, false
+	}
+	out := []byte{'['}
+	for i := range rv.Len() {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		e := rv.Index(i)
+		if e.Kind() == reflect.Interface && e.IsNil() {
+			out = append(out, "null"...)
+			continue
+		}
+		b, ok := marshalCompact(e.Interface())
+		if !ok {
+			return nil, false
+		}
+		out = append(out, b...)
+	}
+	return append(out, ']'), true
+}
+
+// isCompact reports whether data has no whitespace outside its strings
+// (data is valid JSON).
+func isCompact(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			i = stringEnd(data, i) - 1
+		case ' ', '\t', '\r', '\n':
+			return false
+		}
+	}
+	return true
 }
 
 func sortedKeys[T any](m map[string]T) []string {
