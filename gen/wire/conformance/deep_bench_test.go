@@ -3,6 +3,8 @@ package conformance
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,5 +56,46 @@ func BenchmarkDeepContentBlock(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkVectorFrames decodes (DecodeParams) and re-encodes the params of
+// every request and notification of testdata/conformance/valid.log with
+// the shipped schema's Go bindings: the cost on ordinary, shallow frames.
+func BenchmarkVectorFrames(b *testing.B) {
+	valid, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "conformance", "valid.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	type call struct {
+		method string
+		params json.RawMessage
+	}
+	var calls []call
+	size := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(valid)), "\n") {
+		var m struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal([]byte(l[strings.LastIndexByte(l, '\t')+1:]), &m) == nil && m.Method != "" && m.Params != nil {
+			if _, err := dshproto.DecodeParams(m.Method, m.Params); err == nil {
+				calls = append(calls, call{m.Method, m.Params})
+				size += len(m.Params)
+			}
+		}
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, c := range calls {
+			v, err := dshproto.DecodeParams(c.method, c.params)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := json.Marshal(v); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
