@@ -39,7 +39,7 @@ type Driver struct {
 
 // DefaultStall is the default time a driver may take over one frame (a
 // 250 KB frame 10000 levels deep through a recursive type takes the Go
-// bindings about 15 s of CPU).
+// bindings about 10 s of CPU to decode and re-encode, README.md).
 const DefaultStall = 5 * time.Minute
 
 // DefaultMaxDeaths is the default number of driver deaths tolerated in

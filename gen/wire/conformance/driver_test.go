@@ -255,9 +255,9 @@ func TestDriversDeepValues(t *testing.T) {
 				t.Fatal(err)
 			}
 			// This test is about depth, not speed: the Go bindings take
-			// time and memory quadratic in the depth of a recursive type
-			// (about 15 s of CPU and 1.3 GB for the ContentBlock frame), which
-			// on a loaded machine can pass the default stall.
+			// time quadratic in the depth of a recursive type (about 10 s
+			// of CPU for the ContentBlock frame, README.md), which on a
+			// loaded machine can pass the default stall.
 			d.Stall = 20 * time.Minute
 			ms, err := d.check(context.Background(), frames)
 			if err != nil {

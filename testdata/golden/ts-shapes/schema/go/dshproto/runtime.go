@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // DecodeError is the one error type every decoder in this package returns
@@ -143,8 +144,8 @@ func decodeSlice[T any](item decoder[T]) decoder[[]T] {
 		if k := jsonKind(raw); k != "array" {
 			return nil, &DecodeError{Msg: "expected array, got " + k}
 		}
-		var parts []json.RawMessage
-		if err := json.Unmarshal(raw, &parts); err != nil {
+		parts, err := splitArray(raw)
+		if err != nil {
 			return nil, &DecodeError{Msg: err.Error()}
 		}
 		out := make([]T, len(parts))
@@ -166,8 +167,8 @@ func decodeMap[T any](item decoder[T]) decoder[map[string]T] {
 		if k := jsonKind(raw); k != "object" {
 			return nil, &DecodeError{Msg: "expected object, got " + k}
 		}
-		var parts map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &parts); err != nil {
+		parts, err := splitObject(raw)
+		if err != nil {
 			return nil, &DecodeError{Msg: err.Error()}
 		}
 		out := make(map[string]T, len(parts))
@@ -242,11 +243,11 @@ func readObject(data []byte) (*objectReader, error) {
 	if k := jsonKind(data); k != "object" {
 		return nil, &DecodeError{Msg: "expected object, got " + k}
 	}
-	r := &objectReader{}
-	if err := json.Unmarshal(data, &r.members); err != nil {
+	members, err := splitObject(data)
+	if err != nil {
 		return nil, &DecodeError{Msg: err.Error()}
 	}
-	return r, nil
+	return &objectReader{members: members}, nil
 }
 
 // field decodes member name into dst; a missing required member is an error.
@@ -301,10 +302,14 @@ func (r *objectReader) closed() {
 	r.err = errAt(k, &DecodeError{Msg: fmt.Sprintf("unknown member %q (the object is closed)", k)})
 }
 
-// rest returns the undeclared members (nil when none).
+// rest returns the undeclared members (nil when none), copied out of the
+// input.
 func (r *objectReader) rest() map[string]json.RawMessage {
 	if r.err != nil || len(r.members) == 0 {
 		return nil
+	}
+	for k, v := range r.members {
+		r.members[k] = cloneRaw(v)
 	}
 	return r.members
 }
@@ -340,8 +345,8 @@ func readTag(raw json.RawMessage, tag string) (string, error) {
 	if k := jsonKind(raw); k != "object" {
 		return "", &DecodeError{Msg: "expected object, got " + k}
 	}
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &probe); err != nil {
+	probe, err := splitObject(raw)
+	if err != nil {
 		return "", &DecodeError{Msg: err.Error()}
 	}
 	t, ok := probe[tag]
@@ -353,6 +358,284 @@ func readTag(raw json.RawMessage, tag string) (string, error) {
 		return "", errAt(tag, &DecodeError{Msg: "discriminator must be a string, got " + jsonKind(t)})
 	}
 	return s, nil
+}
+
+// splitObject returns the members of the JSON object data by name, what
+// json.Unmarshal into a map[string]json.RawMessage gives (names unescaped,
+// a repeated name keeps its last value) but each value a sub-slice of data,
+// not a copy, in one pass that validates as it splits, where json.Unmarshal
+// makes three, its validating scanner a function call per byte, and copies
+// every value. Each level of a recursive type splits its whole subtree, so
+// this is the cost per level of a deep value. What the one pass does not
+// accept (invalid JSON, nesting past maxNesting) goes to json.Unmarshal,
+// for its result and its error.
+func splitObject(data []byte) (map[string]json.RawMessage, error) {
+	if m, ok := splitObjectFast(data); ok {
+		return m, nil
+	}
+	var m map[string]json.RawMessage
+	err := json.Unmarshal(data, &m)
+	return m, err
+}
+
+func splitObjectFast(data []byte) (map[string]json.RawMessage, bool) {
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '{' {
+		return nil, false
+	}
+	m := map[string]json.RawMessage{}
+	if i = skipSpace(data, i+1); i < len(data) && data[i] == '}' {
+		return m, skipSpace(data, i+1) == len(data)
+	}
+	for {
+		if i == len(data) || data[i] != '"' {
+			return nil, false
+		}
+		end := validString(data, i)
+		if end < 0 {
+			return nil, false
+		}
+		name := data[i+1 : end-1]
+		key := string(name)
+		if bytes.IndexByte(name, '\\') >= 0 || !utf8.Valid(name) {
+			json.Unmarshal(data[i:end], &key)
+		}
+		if i = skipSpace(data, end); i == len(data) || data[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(data, i+1)
+		if end = validEnd(data, i, 1); end < 0 {
+			return nil, false
+		}
+		m[key] = data[i:end:end]
+		if i = skipSpace(data, end); i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+			continue
+		}
+		return m, i < len(data) && data[i] == '}' && skipSpace(data, i+1) == len(data)
+	}
+}
+
+// splitArray returns the elements of the JSON array data, what
+// json.Unmarshal into a []json.RawMessage gives but each element a
+// sub-slice of data (as splitObject).
+func splitArray(data []byte) ([]json.RawMessage, error) {
+	if parts, ok := splitArrayFast(data); ok {
+		return parts, nil
+	}
+	var parts []json.RawMessage
+	err := json.Unmarshal(data, &parts)
+	return parts, err
+}
+
+func splitArrayFast(data []byte) ([]json.RawMessage, bool) {
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '[' {
+		return nil, false
+	}
+	parts := []json.RawMessage{}
+	if i = skipSpace(data, i+1); i < len(data) && data[i] == ']' {
+		return parts, skipSpace(data, i+1) == len(data)
+	}
+	for {
+		end := validEnd(data, i, 1)
+		if end < 0 {
+			return nil, false
+		}
+		parts = append(parts, data[i:end:end])
+		if i = skipSpace(data, end); i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+			continue
+		}
+		return parts, i < len(data) && data[i] == ']' && skipSpace(data, i+1) == len(data)
+	}
+}
+
+// maxNesting is the deepest nesting validFrom accepts, encoding/json's
+// limit (its decoder refuses a value nested deeper).
+const maxNesting = 10000
+
+// validFrom reports whether data from i on is one JSON value, then only
+// whitespace, as json.Valid would (see validEnd).
+func validFrom(data []byte, i int) bool {
+	end := validEnd(data, i, 0)
+	return end >= 0 && skipSpace(data, end) == len(data)
+}
+
+// validEnd returns the index just past the JSON value that starts at
+// data[i] (after any whitespace) inside depth open containers, or -1 where
+// json.Valid would refuse it: it accepts no more (strings are checked for
+// control bytes and escapes, not UTF-8, as json.Valid does; the value may
+// nest at most maxNesting-depth deep).
+func validEnd(data []byte, i, depth int) int {
+	var stack []byte // the open containers' closing brackets, innermost last
+	for {
+		// A value starts at i.
+		i = skipSpace(data, i)
+		if i == len(data) {
+			return -1
+		}
+		switch c := data[i]; {
+		case c == '{' || c == '[':
+			if depth+len(stack) == maxNesting {
+				return -1
+			}
+			stack = append(stack, c+2) // '}' and ']'
+			if i = skipSpace(data, i+1); i < len(data) && data[i] == c+2 {
+				stack, i = stack[:len(stack)-1], i+1
+			} else if c == '{' {
+				if i = memberName(data, i); i < 0 {
+					return -1
+				}
+				continue
+			} else {
+				continue
+			}
+		case c == '"':
+			i = validString(data, i)
+		case c == '-' || c >= '0' && c <= '9':
+			i = validNumber(data, i)
+		case c == 't' && bytes.HasPrefix(data[i:], []byte("true")):
+			i += 4
+		case c == 'f' && bytes.HasPrefix(data[i:], []byte("false")):
+			i += 5
+		case c == 'n' && bytes.HasPrefix(data[i:], []byte("null")):
+			i += 4
+		default:
+			return -1
+		}
+		if i < 0 {
+			return -1
+		}
+		// A value ends at i: close containers until a comma starts the next.
+		for {
+			if len(stack) == 0 {
+				return i
+			}
+			if i = skipSpace(data, i); i == len(data) {
+				return -1
+			}
+			top := stack[len(stack)-1]
+			if data[i] == ',' {
+				if i++; top == '}' {
+					if i = memberName(data, skipSpace(data, i)); i < 0 {
+						return -1
+					}
+				}
+				break
+			}
+			if data[i] != top {
+				return -1
+			}
+			stack, i = stack[:len(stack)-1], i+1
+		}
+	}
+}
+
+// memberName checks an object member's name and colon from data[i] and
+// returns the index after the colon, or -1.
+func memberName(data []byte, i int) int {
+	if i == len(data) || data[i] != '"' {
+		return -1
+	}
+	if i = validString(data, i); i < 0 {
+		return -1
+	}
+	if i = skipSpace(data, i); i == len(data) || data[i] != ':' {
+		return -1
+	}
+	return i + 1
+}
+
+// validString checks the JSON string whose opening quote is data[i] and
+// returns the index just past it, or -1.
+func validString(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			return i + 1
+		case c < 0x20:
+			return -1
+		case c == '\\':
+			if i++; i == len(data) {
+				return -1
+			}
+			switch data[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(data) {
+					return -1
+				}
+				for _, h := range data[i+1 : i+5] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return -1
+					}
+				}
+				i += 4
+			default:
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// validNumber checks the JSON number that starts at data[i] and returns the
+// index just past it, or -1.
+func validNumber(data []byte, i int) int {
+	digits := func() bool {
+		start := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case !digits():
+		return -1
+	}
+	if i < len(data) && data[i] == '.' {
+		if i++; !digits() {
+			return -1
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		if i++; i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return -1
+		}
+	}
+	return i
+}
+
+// skipSpace returns the index of the first byte of data at or after i that
+// is no JSON whitespace (len(data) if none).
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index just past the JSON string whose opening quote
+// is data[i] (data is valid JSON).
+func stringEnd(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(data)
 }
 
 // objectWriter writes an object's members in order.
@@ -406,6 +689,9 @@ func writeExtra[T any](w *objectWriter, m map[string]T) {
 
 // marshal is json.Marshal without HTML escaping.
 func marshal(v any) ([]byte, error) {
+	if b, ok := marshalCompact(v); ok {
+		return b, nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -413,6 +699,64 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// marshalCompact is what marshal gives for a json.Marshaler or a slice of
+// them, when every MarshalJSON succeeds and returns compact valid JSON
+// (what encoding/json would then write unchanged): false otherwise (a nil
+// pointer, an error, JSON to compact or refuse), and marshal asks
+// encoding/json. It checks each value with validFrom where encoding/json's
+// scanner takes a function call per byte, the cost per level of a deep
+// recursive value.
+func marshalCompact(v any) ([]byte, bool) {
+	if m, ok := v.(json.Marshaler); ok {
+		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+			return nil, false
+		}
+		b, err := m.MarshalJSON()
+		if err != nil || len(b) == 0 || !validFrom(b, 0) || !isCompact(b) {
+			return nil, false
+		}
+		return b, true
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice || rv.IsNil() {
+		return nil, false
+	}
+	if et := rv.Type().Elem(); et.Kind() != reflect.Interface && !et.Implements(reflect.TypeFor[json.Marshaler]()) {
+		return nil, false
+	}
+	out := []byte{'['}
+	for i := range rv.Len() {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		e := rv.Index(i)
+		if e.Kind() == reflect.Interface && e.IsNil() {
+			out = append(out, "null"...)
+			continue
+		}
+		b, ok := marshalCompact(e.Interface())
+		if !ok {
+			return nil, false
+		}
+		out = append(out, b...)
+	}
+	return append(out, ']'), true
+}
+
+// isCompact reports whether data has no whitespace outside its strings
+// (data is valid JSON).
+func isCompact(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			i = stringEnd(data, i) - 1
+		case ' ', '\t', '\r', '\n':
+			return false
+		}
+	}
+	return true
 }
 
 func sortedKeys[T any](m map[string]T) []string {
