@@ -6,44 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dshgen/dshgen/gen/internal/mypycache"
 )
 
-// mypy's cache is kept between runs as one snapshot per slot (a tree of
-// module names of its own), the protocol of .ci/cache.sh's snapshot_restore
-// and snapshot_save that testdata/python/check.sh uses too:
-//
-//	$DSHGEN_MYPY_CACHE/<slot>.tar, by default
-//	<dir of DSHGEN_PY_WORK>/mypy-<key of DSHGEN_PY_WORK>/<slot>.tar
-//
-// (beside the Python tools' install python-tools-<key>, so a new set of
-// pins starts a new cache). Each run extracts the slot's tar into a cache
-// directory of its own and, only when mypy passed, writes a tar of it
-// beside the old one and renames it over: two runs at once (two clones, or
-// parallel test packages) never share a cache directory, and a reader gets
-// a whole tar, old or new. mypy checks every cached module against the
-// hash of its source (the path does not matter) and against the options,
-// so a warm cache only skips unchanged modules; TestMypyCacheSeesEdits
-// shows that edits are still seen. Other packages' tests may use the same
-// layout with slots of their own.
-
-// mypySnapshots is the directory of the snapshots ("" without the Python
-// tools' install, when every run starts cold).
-func mypySnapshots() string {
-	if d := os.Getenv("DSHGEN_MYPY_CACHE"); d != "" {
-		return d
-	}
-	work := os.Getenv("DSHGEN_PY_WORK")
-	key, ok := strings.CutPrefix(filepath.Base(work), "python-tools-")
-	if work == "" || !ok {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(work), "mypy-"+key)
-}
-
 // runMypy runs python -m mypy ARGS in dir (env added to the environment)
-// with a cache seeded from slot's snapshot, fails the test when mypy fails,
-// and saves the cache as the slot's snapshot when it passed. It returns
-// mypy's output.
+// with a cache seeded from slot's snapshot (gen/internal/mypycache), fails
+// the test when mypy fails, and saves the cache as the slot's snapshot when
+// it passed. It returns mypy's output.
 func runMypy(t *testing.T, dir string, env []string, py, slot string, args ...string) string {
 	t.Helper()
 	out, err := mypyCached(t, dir, env, py, slot, args...)
@@ -57,41 +27,18 @@ func runMypy(t *testing.T, dir string, env []string, py, slot string, args ...st
 func mypyCached(t *testing.T, dir string, env []string, py, slot string, args ...string) (string, error) {
 	t.Helper()
 	cache := t.TempDir()
-	snaps := mypySnapshots()
-	tarPath := filepath.Join(snaps, slot+".tar")
-	if snaps != "" && fileExists(tarPath) {
-		// An unreadable snapshot is a cold cache.
-		if b, err := exec.Command("tar", "-C", cache, "-xf", tarPath).CombinedOutput(); err != nil {
-			t.Logf("mypy cache %s not used: %v\n%s", tarPath, err, b)
-			if err := os.RemoveAll(cache); err != nil {
-				t.Fatal(err)
-			}
-			cache = t.TempDir()
-		}
+	if err := mypycache.Restore(slot, cache); err != nil {
+		t.Log(err)
 	}
 	cmd := exec.Command(py, append([]string{"-m", "mypy", "--cache-dir=" + cache}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
-	if err != nil || snaps == "" {
+	if err != nil {
 		return string(out), err
 	}
-	if err := os.MkdirAll(snaps, 0o755); err != nil {
-		t.Logf("mypy cache not saved: %v", err)
-		return string(out), nil
-	}
-	tmp, err := os.CreateTemp(snaps, slot+".tar.")
-	if err != nil {
-		t.Logf("mypy cache not saved: %v", err)
-		return string(out), nil
-	}
-	tmp.Close()
-	if b, err := exec.Command("tar", "-C", cache, "-cf", tmp.Name(), ".").CombinedOutput(); err != nil {
-		t.Logf("mypy cache not saved: %v\n%s", err, b)
-		os.Remove(tmp.Name())
-	} else if err := os.Rename(tmp.Name(), tarPath); err != nil {
-		t.Logf("mypy cache not saved: %v", err)
-		os.Remove(tmp.Name())
+	if err := mypycache.Save(slot, cache); err != nil {
+		t.Log(err)
 	}
 	return string(out), nil
 }

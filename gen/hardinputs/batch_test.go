@@ -41,7 +41,7 @@ func newBatches(t *testing.T) *batches {
 	return &batches{
 		ts:     &tsBatch{root: t.TempDir()},
 		golang: &goBatch{caseDirs: caseDirs{root: t.TempDir()}},
-		py:     &pyBatch{caseDirs: caseDirs{root: t.TempDir()}},
+		py:     &pyBatch{caseDirs: caseDirs{root: t.TempDir()}, slot: mypySlot(t)},
 	}
 }
 
@@ -178,7 +178,7 @@ func (c *caseDirs) caseNames() []string {
 	return out
 }
 
-// pyBatch checks the Python of many cases with one mypy run (mypyFlags):
+// pyBatch checks the Python of many cases with one mypy --strict run:
 // each case's package <pkg> is copied to <case dir>/<pkg> with an empty
 // <case dir>/__init__.py, so that every case's modules have names of their
 // own (case_x.<pkg>.types); the generated modules import each other
@@ -186,6 +186,7 @@ func (c *caseDirs) caseNames() []string {
 type pyBatch struct {
 	caseDirs
 
+	slot    string // the mypy cache slot of the batch ("": none, see runMypy)
 	mu      sync.Mutex
 	targets map[string]string // case name → its package directory, relative to root
 }
@@ -219,7 +220,7 @@ func (b *pyBatch) check(t reporter) {
 		targets[i] = b.targets[c]
 	}
 	// No "Found N errors" line: every line then names a file.
-	r := runMypy(b.root, append([]string{"--no-error-summary"}, targets...)...)
+	r := runMypy(b.root, b.slot, append([]string{"--no-error-summary"}, targets...)...)
 	if r.code == 0 {
 		t.Logf("python: one mypy --strict over %d cases: clean", len(cases))
 		return
@@ -234,7 +235,7 @@ func (b *pyBatch) check(t reporter) {
 		if named[c] {
 			continue
 		}
-		if r := runMypy(b.root, "--no-error-summary", targets[i]); r.code != 0 {
+		if r := runMypy(b.root, "", "--no-error-summary", targets[i]); r.code != 0 {
 			reportByCase(t, "python: mypy --strict", cases, r.code, r.stdout+r.stderr, b.caseOf)
 		}
 	}

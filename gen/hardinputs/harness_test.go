@@ -22,6 +22,7 @@ import (
 
 	"github.com/dshgen/dshgen/gen/emit/output"
 	"github.com/dshgen/dshgen/gen/emit/python"
+	"github.com/dshgen/dshgen/gen/internal/mypycache"
 	"github.com/dshgen/dshgen/gen/ir"
 	"github.com/dshgen/dshgen/gen/wire/corpus"
 )
@@ -378,7 +379,7 @@ func compilePython(t *testing.T, dir string, batch *batches) {
 	case batch != nil:
 		batch.py.add(t, dir, pkg)
 	case mypyCmd != nil:
-		if r := runMypy(dir, filepath.Join(dir, pkg)); r.code != 0 {
+		if r := runMypy(dir, mypySlot(t), filepath.Join(dir, pkg)); r.code != 0 {
 			t.Errorf("python: mypy --strict: exit %d\n%s", r.code, clip(r.stdout+r.stderr))
 		}
 	}
@@ -410,14 +411,33 @@ func importPython(t *testing.T, dir, pkg string) {
 	}
 }
 
-// mypyFlags are the options of every mypy run: --strict, and nothing
-// cached between runs.
-var mypyFlags = []string{"--strict", "--no-incremental", "--cache-dir", os.DevNull}
+// runMypy runs mypy --strict on targets (package directories) in dir. With
+// a slot its cache is seeded from that slot's snapshot and, when mypy
+// passed, saved as it (gen/internal/mypycache: a warm cache skips only
+// unchanged modules); without one nothing is cached between runs.
+func runMypy(dir, slot string, targets ...string) result {
+	args := append(append([]string(nil), mypyCmd[1:]...), "--strict")
+	if slot == "" {
+		args = append(args, "--no-incremental", "--cache-dir", os.DevNull)
+		return runCmd(dir, nil, 10*time.Minute, mypyCmd[0], append(args, targets...)...)
+	}
+	cache, err := os.MkdirTemp("", "mypy-cache-")
+	if err != nil {
+		return result{code: -1, stderr: err.Error()}
+	}
+	defer os.RemoveAll(cache)
+	// A snapshot that cannot be read or saved only costs time.
+	_ = mypycache.Restore(slot, cache)
+	r := runCmd(dir, nil, 10*time.Minute, mypyCmd[0], append(append(args, "--cache-dir", cache), targets...)...)
+	if r.code == 0 {
+		_ = mypycache.Save(slot, cache)
+	}
+	return r
+}
 
-// runMypy runs mypy with mypyFlags on targets (package directories) in dir.
-func runMypy(dir string, targets ...string) result {
-	args := append(append(append([]string(nil), mypyCmd[1:]...), mypyFlags...), targets...)
-	return runCmd(dir, nil, 10*time.Minute, mypyCmd[0], args...)
+// mypySlot is the mypy cache slot of test t's packages.
+func mypySlot(t *testing.T) string {
+	return "hardinputs-" + notIdent.ReplaceAllString(t.Name(), "_")
 }
 
 // pyright runs pyright --strict on the package pkg under dir, when it is
