@@ -624,20 +624,6 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
-// stringEnd returns the index just past the JSON string whose opening quote
-// is data[i] (data is valid JSON).
-func stringEnd(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(data)
-}
-
 // objectWriter writes an object's members in order.
 type objectWriter struct {
 	buf bytes.Buffer
@@ -751,7 +737,7 @@ func isCompact(data []byte) bool {
 	for i := 0; i < len(data); i++ {
 		switch data[i] {
 		case '"':
-			i = stringEnd(data, i) - 1
+			i = validString(data, i) - 1
 		case ' ', '\t', '\r', '\n':
 			return false
 		}
