@@ -49,10 +49,10 @@ func Dir() string {
 // cache, and says why.
 func Restore(slot, cache string) error {
 	dir := Dir()
-	tarPath := filepath.Join(dir, slot+".tar")
 	if dir == "" {
 		return nil
 	}
+	tarPath := filepath.Join(dir, slot+".tar")
 	if _, err := os.Stat(tarPath); err != nil {
 		return nil
 	}
