@@ -189,7 +189,7 @@ func pythonExe(t *testing.T) string {
 // TestGoldenPython imports every case's package with warnings as errors
 // (an invalid escape in a docstring is a warning) and byte-compiles it;
 // with the Python checks' venv (DSHGEN_PYTHON) it also runs mypy --strict
-// over all of them (with its cache snapshot, mypy_test.go).
+// over all of them (with its cache snapshot, runMypy).
 func TestGoldenPython(t *testing.T) {
 	py := pythonExe(t)
 	dir := t.TempDir()
@@ -284,8 +284,8 @@ func runTSC(t *testing.T, tsc string, args ...string) {
 // TestGoldenTS compiles every case's package and every schema revision's
 // (schema/*/: the shipped 0.0.1, out/ts, and 0.2.1, out/0.2.1/ts, whose
 // sources the drift check proves equal to these but for the version in the
-// header comment) in one tsc process each time: once without exactOptionalPropertyTypes and
-// noUncheckedIndexedAccess (consumers may not set them), then with the
+// header comment) in one tsc process each time: once without
+// exactOptionalPropertyTypes and noUncheckedIndexedAccess (consumers may not set them), then with the
 // generated tsconfig.json's strict options plus each case's
 // testdata/golden/<case>/check.ts (whose @ts-expect-error lines only hold
 // under the strict options). The first run writes the JavaScript without

@@ -119,7 +119,7 @@ func buildPeers(t *testing.T, m *ir.Model, pkg, module, src, work string) (map[s
 	if os.Getenv("DSHGEN_PYTHON") != "" {
 		// The Python checks' venv has mypy: the peer type-checks against the
 		// generated package as the Go and TypeScript peers do by compiling.
-		// With its cache snapshot (mypy_test.go), one slot per package name.
+		// With its cache snapshot (runMypy: gen/internal/mypycache), one slot per package name.
 		runMypy(t, filepath.Join(work, "python"), nil, py, "peers-"+pkg, "--strict", "peer.py")
 	}
 	return map[string][]string{
