@@ -240,9 +240,9 @@ func TestOfficialExamples(t *testing.T) {
 	}
 }
 
-// protocolsPython runs mypy --strict (with its cache snapshot, runMypy;
-// and pyright strict when installed) over the three packages at once, then decodes and encodes every example
-// through the MCP 2026-07-28 package.
+// protocolsPython runs mypy --strict (with its cache snapshot, runMypy)
+// and pyright strict when installed over the three packages at once, then
+// decodes and encodes every example through the MCP 2026-07-28 package.
 func protocolsPython(t *testing.T, work string, m *ir.Model, examples []example) {
 	py := pythonExe(t)
 	dir := filepath.Join(work, "python")
