@@ -342,6 +342,13 @@ func TestTransportBadPeers(t *testing.T) {
 		if err := <-res; !errors.Is(err, dshproto.ErrClosed) || !errors.Is(err, io.EOF) {
 			t.Errorf("pending call when the peer closed mid-frame: %v", err)
 		}
+		// Pending calls fail at the end of input; the Conn closes (and Err
+		// says why) once what was read is answered, just after.
+		select {
+		case <-c.Done():
+		case <-time.After(10 * time.Second):
+			t.Fatal("the Conn did not close after its input ended")
+		}
 		if !errors.Is(c.Err(), io.EOF) {
 			t.Errorf("Err: %v", c.Err())
 		}
